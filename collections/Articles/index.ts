@@ -1,0 +1,91 @@
+import type { CollectionConfig } from 'payload'
+
+import { can, fieldCan, ownsOr } from '../../src/access'
+import { slugField } from '../../src/fields/slug'
+import { stampOwner } from '../../hooks/stampOwner'
+import { publishedOrOwn } from './access'
+import { renderBody } from './hooks/renderBody'
+import { stampPublishedAt } from './hooks/stampPublishedAt'
+
+const systemOnly = { create: () => false, update: () => false }
+
+export const Articles: CollectionConfig = {
+  slug: 'articles',
+  admin: {
+    useAsTitle: 'title',
+    defaultColumns: ['title', 'author', 'category', 'status', 'publishedAt', 'viewCount'],
+    group: 'Content',
+    listSearchableFields: ['title', 'slug'],
+  },
+  access: {
+    read: publishedOrOwn,
+    create: can('articles.create'),
+    update: ownsOr('articles.update.any'),
+    delete: ownsOr('articles.delete.any'),
+  },
+  defaultSort: '-publishedAt',
+  hooks: {
+    beforeChange: [stampOwner('author', 'articles.update.any'), stampPublishedAt, renderBody],
+  },
+  fields: [
+    { name: 'title', type: 'text', required: true, maxLength: 200 },
+    slugField('title'),
+    {
+      name: 'format',
+      type: 'select',
+      required: true,
+      defaultValue: 'markdown',
+      options: [
+        { label: 'Markdown', value: 'markdown' },
+        { label: 'HTML (rich text)', value: 'html' },
+      ],
+      admin: { position: 'sidebar' },
+    },
+    {
+      name: 'markdown',
+      label: 'Body (Markdown)',
+      type: 'textarea',
+      maxLength: 500_000,
+      admin: { condition: (data) => (data?.format ?? 'markdown') === 'markdown', rows: 24 },
+    },
+    {
+      name: 'content',
+      label: 'Body (rich text)',
+      type: 'richText',
+      admin: { condition: (data) => data?.format === 'html' },
+    },
+    {
+      name: 'html',
+      type: 'textarea',
+      admin: { hidden: true },
+      access: systemOnly,
+    },
+    { name: 'excerpt', type: 'textarea', maxLength: 500, admin: { description: 'Left empty, it is taken from the body.' } },
+    { name: 'category', type: 'relationship', relationTo: 'categories', index: true, admin: { position: 'sidebar' } },
+    { name: 'tags', type: 'relationship', relationTo: 'tags', hasMany: true, index: true, admin: { position: 'sidebar' } },
+    {
+      name: 'author',
+      type: 'relationship',
+      relationTo: 'users',
+      index: true,
+      admin: { position: 'sidebar' },
+      access: { update: fieldCan('articles.update.any') },
+    },
+    {
+      name: 'status',
+      type: 'select',
+      required: true,
+      defaultValue: 'draft',
+      index: true,
+      options: [
+        { label: 'Draft', value: 'draft' },
+        { label: 'Published', value: 'published' },
+      ],
+      admin: { position: 'sidebar' },
+    },
+    { name: 'publishedAt', type: 'date', index: true, admin: { position: 'sidebar', date: { pickerAppearance: 'dayAndTime' } } },
+    { name: 'viewCount', type: 'number', defaultValue: 0, min: 0, index: true, admin: { position: 'sidebar', readOnly: true }, access: systemOnly },
+    { name: 'replyCount', type: 'number', defaultValue: 0, min: 0, admin: { position: 'sidebar', readOnly: true }, access: systemOnly },
+    { name: 'lastReplyAt', type: 'date', index: true, admin: { position: 'sidebar', readOnly: true }, access: systemOnly },
+  ],
+}

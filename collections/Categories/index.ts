@@ -1,0 +1,22 @@
+import type { CollectionConfig } from 'payload'
+
+import { can } from '../../src/access'
+import { slugField } from '../../src/fields/slug'
+
+export const Categories: CollectionConfig = {
+  slug: 'categories',
+  admin: { useAsTitle: 'name', defaultColumns: ['name', 'slug', 'order'], group: 'Content' },
+  access: {
+    read: () => true,
+    create: can('categories.manage'),
+    update: can('categories.manage'),
+    delete: can('categories.manage'),
+  },
+  defaultSort: 'order',
+  fields: [
+    { name: 'name', type: 'text', required: true, unique: true, maxLength: 60 },
+    slugField('name'),
+    { name: 'description', type: 'textarea', maxLength: 500 },
+    { name: 'order', type: 'number', defaultValue: 0, index: true, admin: { position: 'sidebar' } },
+  ],
+}

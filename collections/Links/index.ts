@@ -1,0 +1,35 @@
+import type { CollectionConfig } from 'payload'
+
+import { can } from '../../src/access'
+
+export const Links: CollectionConfig = {
+  slug: 'links',
+  labels: { singular: 'Friendly link', plural: 'Friendly links' },
+  admin: { useAsTitle: 'title', defaultColumns: ['title', 'url', 'order'], group: 'Site' },
+  access: {
+    read: () => true,
+    create: can('links.manage'),
+    update: can('links.manage'),
+    delete: can('links.manage'),
+  },
+  defaultSort: 'order',
+  fields: [
+    { name: 'title', type: 'text', required: true, maxLength: 80 },
+    {
+      name: 'url',
+      type: 'text',
+      required: true,
+      maxLength: 500,
+      validate: (value: unknown) => {
+        try {
+          const url = new URL(String(value))
+          return ['http:', 'https:'].includes(url.protocol) || 'Use an http:// or https:// address.'
+        } catch {
+          return 'Enter a full address, like https://example.com.'
+        }
+      },
+    },
+    { name: 'description', type: 'text', maxLength: 200 },
+    { name: 'order', type: 'number', defaultValue: 0, index: true },
+  ],
+}

@@ -1,0 +1,44 @@
+import path from 'node:path'
+import type { CollectionConfig } from 'payload'
+
+import { anyone, can, fieldCan, ownsOr } from '../../src/access'
+import { stampOwner } from '../../hooks/stampOwner'
+
+export type MediaOptions = { staticDir: string }
+
+export function createMedia({ staticDir }: MediaOptions): CollectionConfig {
+  return {
+    slug: 'media',
+    admin: { useAsTitle: 'filename', defaultColumns: ['filename', 'alt', 'owner', 'createdAt'], group: 'Content' },
+    access: {
+      read: anyone,
+      create: can('media.create'),
+      update: ownsOr('media.update.any', 'owner'),
+      delete: ownsOr('media.delete.any', 'owner'),
+    },
+    hooks: { beforeChange: [stampOwner('owner', 'media.update.any')] },
+    upload: {
+      staticDir: path.resolve(staticDir),
+      // Raster images only: SVG can carry script.
+      mimeTypes: ['image/jpeg', 'image/png', 'image/webp', 'image/gif'],
+      imageSizes: [
+        { name: 'thumbnail', width: 96, height: 96, position: 'centre' },
+        { name: 'square', width: 320, height: 320, position: 'centre' },
+        { name: 'card', width: 768, height: undefined },
+      ],
+      adminThumbnail: 'thumbnail',
+      focalPoint: true,
+    },
+    fields: [
+      { name: 'alt', type: 'text', maxLength: 200 },
+      {
+        name: 'owner',
+        type: 'relationship',
+        relationTo: 'users',
+        index: true,
+        admin: { position: 'sidebar' },
+        access: { update: fieldCan('media.update.any') },
+      },
+    ],
+  }
+}

@@ -1,0 +1,40 @@
+import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, PayloadRequest } from 'payload'
+
+import { sql } from '@payloadcms/db-postgres'
+
+import { transactionDb } from '../../../hooks/lockTransaction'
+
+function articleIdOf(reply: { article?: unknown }): number | undefined {
+  const a = reply.article
+  if (typeof a === 'number') return a
+  if (a && typeof a === 'object' && 'id' in a) return Number((a as { id: number }).id)
+  return undefined
+}
+
+/**
+ * Recounts from the replies table rather than incrementing, so counts can't
+ * drift. The article row is locked first, in its own statement, so that under
+ * READ COMMITTED the recount's fresh snapshot sees every reply committed by a
+ * concurrent writer that held the lock before us.
+ */
+export async function recountReplies(req: PayloadRequest, articleId: number): Promise<void> {
+  const db = await transactionDb(req)
+  await db.execute(sql`select id from articles where id = ${articleId} for update`)
+  await db.execute(sql`
+    update articles set
+      reply_count = (select count(*) from replies where article_id = ${articleId}),
+      last_reply_at = (select max(created_at) from replies where article_id = ${articleId})
+    where id = ${articleId}`)
+}
+
+export const syncStatsAfterCreate: CollectionAfterChangeHook = async ({ doc, operation, req }) => {
+  const articleId = articleIdOf(doc)
+  if (operation === 'create' && articleId) await recountReplies(req, articleId)
+  return doc
+}
+
+export const syncStatsAfterDelete: CollectionAfterDeleteHook = async ({ doc, req }) => {
+  const articleId = articleIdOf(doc)
+  if (articleId) await recountReplies(req, articleId)
+  return doc
+}

@@ -1,0 +1,50 @@
+import type { CollectionConfig } from 'payload'
+
+import { anyone, can, fieldCan, ownsOr } from '../../src/access'
+import { stampOwner } from '../../hooks/stampOwner'
+import { renderReply } from './hooks/renderReply'
+import { syncStatsAfterCreate, syncStatsAfterDelete } from './hooks/syncArticleReplyStats'
+
+export const Replies: CollectionConfig = {
+  slug: 'replies',
+  admin: { useAsTitle: 'body', defaultColumns: ['body', 'article', 'author', 'createdAt'], group: 'Content' },
+  access: {
+    read: anyone,
+    create: can('replies.create'),
+    update: ownsOr('replies.update.any'),
+    delete: ownsOr('replies.delete.any'),
+  },
+  defaultSort: 'createdAt',
+  hooks: {
+    beforeChange: [stampOwner('author', 'replies.update.any'), renderReply],
+    afterChange: [syncStatsAfterCreate],
+    afterDelete: [syncStatsAfterDelete],
+  },
+  fields: [
+    {
+      name: 'article',
+      type: 'relationship',
+      relationTo: 'articles',
+      required: true,
+      index: true,
+      access: { update: fieldCan('replies.update.any') },
+    },
+    {
+      name: 'author',
+      type: 'relationship',
+      relationTo: 'users',
+      index: true,
+      access: { update: fieldCan('replies.update.any') },
+    },
+    {
+      name: 'body',
+      type: 'textarea',
+      required: true,
+      maxLength: 5000,
+      validate: (value: unknown) =>
+        typeof value === 'string' && value.trim().length > 0 ? true : 'A reply cannot be empty.',
+    },
+    { name: 'html', type: 'textarea', admin: { hidden: true }, access: { create: () => false, update: () => false } },
+  ],
+  indexes: [{ fields: ['article', 'createdAt'] }],
+}

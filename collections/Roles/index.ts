@@ -1,0 +1,48 @@
+import { APIError, type CollectionConfig } from 'payload'
+
+import { can } from '../../src/access'
+import { DEFAULT_ROLES } from '../../src/access/catalog'
+
+const BUILT_IN = new Set(DEFAULT_ROLES.map((r) => r.slug))
+
+export const Roles: CollectionConfig = {
+  slug: 'roles',
+  admin: { useAsTitle: 'label', defaultColumns: ['label', 'slug', 'permissions'], group: 'People' },
+  access: {
+    // Role names are shown on public profiles; what a role can do is data anyone may read.
+    read: () => true,
+    create: can('roles.manage'),
+    update: can('roles.manage'),
+    delete: can('roles.manage'),
+  },
+  hooks: {
+    beforeDelete: [
+      async ({ id, req }) => {
+        const role = await req.payload.findByID({ collection: 'roles', id, depth: 0, overrideAccess: true, req })
+        if (role && BUILT_IN.has(role.slug)) {
+          throw new APIError(`The built-in role "${role.slug}" cannot be deleted.`, 400, undefined, true)
+        }
+      },
+    ],
+  },
+  fields: [
+    { name: 'label', type: 'text', required: true, maxLength: 80 },
+    {
+      name: 'slug',
+      type: 'text',
+      required: true,
+      unique: true,
+      index: true,
+      maxLength: 64,
+      validate: (v: unknown) => (typeof v === 'string' && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(v)) || 'Use lowercase letters, digits and hyphens.',
+    },
+    { name: 'description', type: 'textarea', maxLength: 500 },
+    {
+      name: 'permissions',
+      type: 'relationship',
+      relationTo: 'permissions',
+      hasMany: true,
+      admin: { description: 'The site owner role holds every permission whatever this list says.' },
+    },
+  ],
+}

@@ -1,0 +1,90 @@
+import type { CollectionConfig } from 'payload'
+
+import { anyone, can, fieldCan, fieldSelfOr } from '../../src/access'
+import { selfOrManager } from './access'
+import { assignInitialRoles } from './hooks/assignInitialRoles'
+import { keepASiteOwnerOnDelete, keepASiteOwnerOnUpdate } from './hooks/keepASiteOwner'
+
+export type UsersOptions = { secureCookies: boolean }
+
+const nobodyWrites = { create: () => false, update: () => false }
+
+export function createUsers({ secureCookies }: UsersOptions): CollectionConfig {
+  return {
+    slug: 'users',
+    auth: {
+      maxLoginAttempts: 5,
+      lockTime: 10 * 60 * 1000,
+      tokenExpiration: 60 * 60 * 24 * 7,
+      useSessions: true,
+      cookies: { sameSite: 'Lax', secure: secureCookies },
+    },
+    admin: {
+      useAsTitle: 'name',
+      defaultColumns: ['name', 'email', 'roles', 'activedAt', 'createdAt'],
+      group: 'People',
+    },
+    access: {
+      admin: can('admin.access'),
+      // Registration is public; what a registrant may set is limited field by field.
+      create: anyone,
+      // Profiles are public; e-mail and identities are guarded per field.
+      read: anyone,
+      update: selfOrManager,
+      delete: can('users.manage'),
+      unlock: can('users.manage'),
+    },
+    hooks: {
+      beforeChange: [assignInitialRoles, keepASiteOwnerOnUpdate],
+      beforeDelete: [keepASiteOwnerOnDelete],
+    },
+    fields: [
+      {
+        name: 'email',
+        type: 'email',
+        access: { read: fieldSelfOr('users.manage') },
+      },
+      { name: 'name', type: 'text', required: true, maxLength: 80 },
+      { name: 'avatar', type: 'upload', relationTo: 'media' },
+      { name: 'introduction', type: 'textarea', maxLength: 2000 },
+      {
+        name: 'roles',
+        type: 'relationship',
+        relationTo: 'roles',
+        hasMany: true,
+        index: true,
+        saveToJWT: false,
+        admin: { position: 'sidebar', description: 'Set automatically on registration: first user site owner, second administrator.' },
+        access: { create: fieldCan('roles.manage'), update: fieldCan('roles.manage') },
+      },
+      {
+        name: 'oauthIdentities',
+        type: 'array',
+        admin: { readOnly: true, description: 'Accounts at sign-in providers linked to this user.' },
+        access: { read: fieldSelfOr('users.manage'), ...nobodyWrites },
+        fields: [
+          { name: 'provider', type: 'text', required: true, index: true },
+          { name: 'subject', type: 'text', required: true, index: true },
+          { name: 'linkedAt', type: 'date' },
+        ],
+      },
+      {
+        name: 'activedAt',
+        label: 'Last active',
+        type: 'date',
+        index: true,
+        admin: { position: 'sidebar', readOnly: true, description: 'When unknown, the registration time is shown.' },
+        access: nobodyWrites,
+      },
+      {
+        name: 'unreadNotifications',
+        type: 'number',
+        defaultValue: 0,
+        min: 0,
+        admin: { position: 'sidebar', readOnly: true },
+        access: { read: fieldSelfOr('users.manage'), ...nobodyWrites },
+      },
+    ],
+    timestamps: true,
+  }
+}

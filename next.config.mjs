@@ -1,0 +1,12 @@
+import { withPayload } from '@payloadcms/next/withPayload'
+
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  poweredByHeader: false,
+  reactStrictMode: true,
+  // Types are checked by `npm run typecheck`, not on every build.
+  typescript: { ignoreBuildErrors: true },
+  images: { unoptimized: true },
+}
+
+export default withPayload(nextConfig, { devBundleServerPackages: false })

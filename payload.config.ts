@@ -1,0 +1,50 @@
+/**
+ * Composition only: the database, e-mail and editor adapters, and the Inkwell
+ * plugins, all read from the one typed configuration.
+ */
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+import { postgresAdapter } from '@payloadcms/db-postgres'
+import { lexicalEditor } from '@payloadcms/richtext-lexical'
+import { buildConfig } from 'payload'
+import sharp from 'sharp'
+
+import { getEnv } from './src/lib/env'
+import { emailAdapter } from './src/lib/mail'
+import { migrations } from './src/migrations'
+import { inkwellPlugins } from './src/plugins'
+
+const dirname = path.dirname(fileURLToPath(import.meta.url))
+const env = getEnv()
+let logger: { info: (obj: unknown, msg?: string) => void } = console
+
+export default buildConfig({
+  serverURL: env.baseUrl,
+  secret: env.payloadSecret,
+  admin: {
+    user: 'users',
+    importMap: { baseDir: dirname, importMapFile: path.resolve(dirname, 'src/app/(payload)/admin/importMap.js') },
+    meta: { titleSuffix: ' · Inkwell admin' },
+  },
+  routes: { admin: '/admin', api: '/api', graphQL: '/graphql' },
+  db: postgresAdapter({
+    pool: { connectionString: env.databaseUrl, max: env.production ? 20 : 10 },
+    push: env.dbPush,
+    migrationDir: path.resolve(dirname, 'src/migrations'),
+    prodMigrations: migrations,
+  }),
+  editor: lexicalEditor(),
+  email: emailAdapter(env, () => logger),
+  sharp,
+  csrf: [env.baseUrl],
+  cors: [env.baseUrl],
+  logger: { options: { level: env.logLevel } },
+  telemetry: false,
+  typescript: { outputFile: path.resolve(dirname, 'src/payload-types.ts') },
+  graphQL: { disablePlaygroundInProduction: true },
+  onInit: (payload) => {
+    logger = payload.logger
+  },
+  plugins: inkwellPlugins(env),
+})

@@ -1,0 +1,17 @@
+/**
+ * `npm run seed [-- --force]`: adds the demo content (idempotent).
+ * Refused in production without --force, because the demo password is public.
+ */
+import { bootPayload, loadEnvOrExit } from '../src/lib/boot'
+import { seedDemo } from '../src/seed'
+
+const env = loadEnvOrExit()
+if (env.production && !process.argv.includes('--force')) {
+  console.error('✖ Refusing to seed demo users in production: their password is public. Pass --force if you really mean it.')
+  process.exit(1)
+}
+const { payload, database } = await bootPayload()
+await seedDemo(payload, { password: env.seedPassword })
+await payload.destroy()
+await database.stop()
+process.exit(0)

@@ -1,0 +1,58 @@
+/**
+ * `npm start`: the whole site on one origin. Builds what changed, starts the
+ * embedded PostgreSQL unless DATABASE_URL is set, applies migrations, seeds
+ * demo content into an empty development database, then serves.
+ */
+import { bootPayload, loadEnvOrExit } from '../src/lib/boot'
+import { buildIfStale } from '../src/lib/build'
+import { seedDemo } from '../src/seed'
+import { startWebServer } from '../src/server'
+
+const started = Date.now()
+const log = (message: string) => console.log(message)
+const env = loadEnvOrExit()
+// The Next bundle reads the same configuration; make the development secret visible to it.
+process.env.PAYLOAD_SECRET ??= env.payloadSecret
+
+if (!process.argv.includes('--no-build')) await buildIfStale(log)
+
+const { payload, database } = await bootPayload({ log })
+let seeded = false
+if (env.seedOnStart && (await payload.count({ collection: 'users', overrideAccess: true })).totalDocs === 0) {
+  await seedDemo(payload, { password: env.seedPassword, log })
+  seeded = true
+}
+const web = await startWebServer(env, log)
+
+log(`
+  Inkwell is running (${((Date.now() - started) / 1000).toFixed(1)} s)
+
+    Site    ${env.baseUrl}/
+    Admin   ${env.baseUrl}/admin
+    API     ${env.baseUrl}/api
+    Health  ${env.baseUrl}/healthz
+    Database ${env.embeddedDatabase ? `embedded PostgreSQL (${env.dataDir}/postgres)` : 'DATABASE_URL'}
+${
+  env.production
+    ? ''
+    : `
+  Demo logins${seeded ? '' : ' (if the demo was seeded)'}, password "${env.seedPassword}":
+    owner@inkwell.test (site owner) · admin@inkwell.test (administrator)
+    author@inkwell.test · author2@inkwell.test (authors) · reader1@inkwell.test … reader10 (readers)
+`
+}`)
+
+let stopping = false
+async function shutdown(signal: string) {
+  if (stopping) return
+  stopping = true
+  log(`\n${signal}: shutting down…`)
+  const force = setTimeout(() => process.exit(1), 15_000)
+  force.unref()
+  await web.close()
+  await payload.destroy().catch(() => {})
+  await database.stop().catch(() => {})
+  process.exit(0)
+}
+process.on('SIGINT', () => void shutdown('SIGINT'))
+process.on('SIGTERM', () => void shutdown('SIGTERM'))

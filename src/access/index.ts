@@ -1,0 +1,49 @@
+/**
+ * Access rules read like sentences in collection configs:
+ *   delete: ownsOr('articles.delete.any')
+ * Each returns `true`, `false`, or a query so the database does the filtering.
+ */
+import type { Access, FieldAccess, PayloadRequest, Where } from 'payload'
+
+import { hasPermission } from './permissions'
+
+export { hasPermission, permissionsOf } from './permissions'
+
+type Args = { req: PayloadRequest }
+
+export const anyone: Access = () => true
+export const nobody: Access = () => false
+export const signedIn: Access = ({ req }) => Boolean(req.user)
+
+/** Holders of the permission. */
+export const can =
+  (permission: string): Access =>
+  ({ req }) =>
+    hasPermission(req, permission)
+
+/** Holders of the permission see everything; others only rows whose `field` is themselves. */
+export const ownsOr =
+  (permission: string, field = 'author'): Access =>
+  async ({ req }) => {
+    if (!req.user) return false
+    if (await hasPermission(req, permission)) return true
+    return { [field]: { equals: req.user.id } } satisfies Where
+  }
+
+/** Signed-in users holding the permission (used for create rules). */
+export const signedInAnd = can
+
+/** Field-level: only holders of the permission may set or change the field. */
+export const fieldCan =
+  (permission: string): FieldAccess =>
+  ({ req }: Args) =>
+    hasPermission(req, permission)
+
+/** Field-level: the user themself, or a holder of the permission. */
+export const fieldSelfOr =
+  (permission: string): FieldAccess =>
+  async ({ req, doc }) => {
+    if (!req.user) return false
+    if (doc && (doc as { id?: unknown }).id === req.user.id) return true
+    return hasPermission(req, permission)
+  }

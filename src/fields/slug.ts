@@ -1,0 +1,61 @@
+import type { CollectionSlug, FieldHook, TextField } from 'payload'
+
+import { isValidSlug, slugify } from '../lib/slug'
+
+/**
+ * A unique, indexed slug that follows `sourceField` until someone sets it by hand.
+ * When the derived slug is taken, a numeric suffix keeps it unique.
+ */
+export function slugField(sourceField = 'title', overrides: Partial<TextField> = {}): TextField {
+  const deriveSlug: FieldHook = async ({ value, data, originalDoc, req, collection }) => {
+    const explicit = typeof value === 'string' && value.trim() !== ''
+    if (explicit && value !== originalDoc?.slug) return slugify(value)
+    if (explicit) return value
+    const source = data?.[sourceField] ?? originalDoc?.[sourceField]
+    if (typeof source !== 'string' || !source.trim()) return value
+    const base = slugify(source)
+    if (!collection) return base
+    return uniqueSlug(base, collection.slug as CollectionSlug, originalDoc?.id, req)
+  }
+
+  return {
+    name: 'slug',
+    type: 'text',
+    index: true,
+    unique: true,
+    maxLength: 96,
+    admin: { position: 'sidebar', description: `Left empty, it is made from the ${sourceField}.` },
+    validate: (value: unknown) =>
+      value === undefined || value === null || value === '' || isValidSlug(value)
+        ? true
+        : 'Use lowercase letters, digits and single hyphens only.',
+    hooks: { beforeValidate: [deriveSlug] },
+    ...overrides,
+  }
+}
+
+async function uniqueSlug(
+  base: string,
+  collection: CollectionSlug,
+  ownId: number | string | undefined,
+  req: Parameters<FieldHook>[0]['req'],
+): Promise<string> {
+  const { docs } = await req.payload.find({
+    collection,
+    where: { slug: { like: base } },
+    select: { slug: true } as never,
+    limit: 200,
+    pagination: false,
+    overrideAccess: true,
+    depth: 0,
+    req,
+  })
+  const taken = new Set(
+    docs.filter((d) => d.id !== ownId).map((d) => (d as unknown as { slug: string }).slug),
+  )
+  if (!taken.has(base)) return base
+  for (let n = 2; ; n++) {
+    const candidate = `${base.slice(0, 90)}-${n}`
+    if (!taken.has(candidate)) return candidate
+  }
+}

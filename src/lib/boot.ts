@@ -1,0 +1,70 @@
+/**
+ * Start-up steps shared by `npm start`, `npm run worker`, `npm run migrate` and
+ * `npm run seed`: configuration, database, migrations, Payload.
+ */
+import { getPayload, type Payload } from 'payload'
+
+import { ConfigError, getEnv, type Env } from './env'
+import { startEmbeddedDatabase, type RunningDatabase } from './database'
+
+export type Log = (message: string) => void
+
+export type Booted = { env: Env; payload: Payload; database: RunningDatabase }
+
+/** Loads and validates the configuration; a bad value exits with a message that names it. */
+export function loadEnvOrExit(): Env {
+  try {
+    return getEnv()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`\n✖ ${error.message}\n\nSee .env.example for every variable and its default.\n`)
+      process.exit(78) // EX_CONFIG
+    }
+    throw error
+  }
+}
+
+export async function bootPayload({ log = console.log, migrate = true } = {}): Promise<Booted> {
+  const env = loadEnvOrExit()
+  const database = await startEmbeddedDatabase(env, log)
+  const { default: config } = await import('../../payload.config')
+  const payload = await getPayload({ config })
+  if (migrate) await migrateLocked(payload, log)
+  return { env, payload, database }
+}
+
+export async function runMigrations({ log = console.log } = {}): Promise<void> {
+  const { payload, database } = await bootPayload({ log, migrate: false })
+  await migrateLocked(payload, log)
+  await payload.destroy()
+  await database.stop()
+}
+
+/**
+ * Several processes may start at once (web + workers): a session advisory
+ * lock lets exactly one of them migrate while the others wait.
+ */
+export async function migrateLocked(payload: Payload, log: Log): Promise<void> {
+  const { migrations } = await import('../migrations')
+  const pool = (payload.db as unknown as { pool: { connect: () => Promise<PoolClient> } }).pool
+  const client = await pool.connect()
+  try {
+    await client.query(`select pg_advisory_lock(hashtext('inkwell:migrations'))`)
+    const done = await client
+      .query<{ name: string }>(`select name from payload_migrations`)
+      .then((r) => new Set(r.rows.map((row) => row.name)))
+      .catch(() => new Set<string>())
+    const pending = migrations.filter((m) => !done.has(m.name))
+    if (pending.length === 0) return
+    log(`Applying ${pending.length} migration(s): ${pending.map((m) => m.name).join(', ')}`)
+    await payload.db.migrate({ migrations: pending as never })
+  } finally {
+    await client.query(`select pg_advisory_unlock(hashtext('inkwell:migrations'))`).catch(() => {})
+    client.release()
+  }
+}
+
+type PoolClient = {
+  query: <R = unknown>(sql: string) => Promise<{ rows: R[] }>
+  release: () => void
+}

@@ -1,0 +1,192 @@
+/**
+ * The one typed configuration object, built from the environment and validated
+ * once at start. A wrong value throws a ConfigError whose message names the
+ * variable, so `npm start` stops with a sentence instead of a stack trace.
+ */
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConfigError'
+  }
+}
+
+const QUEUE_CONNECTIONS = ['sync', 'pgboss'] as const
+const MAIL_DRIVERS = ['log', 'smtp'] as const
+const MAIL_ENCRYPTIONS = ['null', 'tls', 'ssl'] as const
+export const OAUTH_PROVIDERS = ['github', 'gitlab', 'google', 'microsoft', 'discord', 'gitee', 'oidc'] as const
+export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number]
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional())
+const bool = (fallback: boolean) =>
+  z.preprocess(
+    (v) => (emptyToUndefined(v) === undefined ? fallback : String(v).toLowerCase()),
+    z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])]).transform((v) =>
+      typeof v === 'boolean' ? v : ['true', '1', 'yes', 'on'].includes(v),
+    ),
+  )
+const httpUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:\/\//.test(u), 'must start with http:// or https://')
+  .transform((u) => u.replace(/\/+$/, ''))
+const port = z.coerce.number().int().min(1).max(65535)
+
+const schema = z.object({
+  NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
+  PORT: z.preprocess(emptyToUndefined, port.default(3000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('0.0.0.0')),
+  BASE_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('.data')),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  EMBEDDED_PG_PORT: z.preprocess(emptyToUndefined, port.default(54329)),
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((u) => /^rediss?:\/\//.test(u), 'must be a redis:// or rediss:// URL')
+      .optional(),
+  ),
+  PAYLOAD_SECRET: optionalString,
+  DB_PUSH: bool(false),
+  QUEUE_CONNECTION: z.preprocess(emptyToUndefined, z.enum(QUEUE_CONNECTIONS).default('sync')),
+  WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+  QUEUE_MONITOR_PATH: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^\/[\w\-/]*$/, 'must be a path starting with /').default('/admin/queues'),
+  ),
+  SEED_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').default('inkwell-demo')),
+  SEED_ON_START: bool(true),
+  APP_DEBUG: bool(false),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+  MAIL_DRIVER: z.preprocess(emptyToUndefined, z.enum(MAIL_DRIVERS).default('log')),
+  MAIL_HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
+  MAIL_PORT: z.preprocess(emptyToUndefined, port.default(2525)),
+  MAIL_USERNAME: optionalString,
+  MAIL_PASSWORD: optionalString,
+  MAIL_ENCRYPTION: z.preprocess(
+    (v) => (emptyToUndefined(v) === undefined ? 'null' : String(v).toLowerCase()),
+    z.enum(MAIL_ENCRYPTIONS),
+  ),
+  MAIL_FROM_ADDRESS: z.preprocess(emptyToUndefined, z.string().email().default('noreply@inkwell.test')),
+  MAIL_FROM_NAME: z.preprocess(emptyToUndefined, z.string().default('Inkwell')),
+  TRANSLATE_APPID: optionalString,
+  TRANSLATE_KEY: optionalString,
+  OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
+})
+
+export type Env = ReturnType<typeof buildEnv>
+
+/** Reads, or creates once, the development secret kept under the data dir. */
+function developmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'payload-secret')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const secret = randomBytes(32).toString('hex')
+  writeFileSync(file, secret + '\n', { mode: 0o600 })
+  return secret
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const variable = String(issue.path[0] ?? 'environment')
+      return `${variable}: ${issue.message}`
+    })
+    .join('\n')
+}
+
+export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
+  const parsed = schema.safeParse(source)
+  if (!parsed.success) throw new ConfigError(`Invalid configuration:\n${describeIssues(parsed.error)}`)
+  const e = parsed.data
+  const production = e.NODE_ENV === 'production'
+  const dataDir = path.resolve(e.DATA_DIR)
+
+  // `next build` signs nothing; the secret is a runtime concern.
+  const building = source.NEXT_PHASE === 'phase-production-build'
+  if (production && !e.PAYLOAD_SECRET && !building) {
+    throw new ConfigError('PAYLOAD_SECRET: is required when NODE_ENV=production (use a long random string)')
+  }
+  if (e.PAYLOAD_SECRET && e.PAYLOAD_SECRET.length < 16) {
+    throw new ConfigError('PAYLOAD_SECRET: must be at least 16 characters')
+  }
+  if (e.MAIL_USERNAME && e.MAIL_FROM_ADDRESS.toLowerCase() !== e.MAIL_USERNAME.toLowerCase()) {
+    throw new ConfigError(
+      `MAIL_FROM_ADDRESS (${e.MAIL_FROM_ADDRESS}) must equal MAIL_USERNAME (${e.MAIL_USERNAME}): most SMTP servers refuse to send for another address`,
+    )
+  }
+  const allowedProviders = e.OAUTH_ALLOWED_PROVIDERS.split(',')
+    .map((p) => p.trim().toLowerCase())
+    .filter(Boolean)
+  const unknownProvider = allowedProviders.find((p) => !(OAUTH_PROVIDERS as readonly string[]).includes(p))
+  if (unknownProvider) {
+    throw new ConfigError(
+      `OAUTH_ALLOWED_PROVIDERS: unknown provider "${unknownProvider}" (supported: ${OAUTH_PROVIDERS.join(', ')})`,
+    )
+  }
+
+  const embeddedDatabase = !e.DATABASE_URL
+  const databaseUrl = e.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${e.EMBEDDED_PG_PORT}/inkwell`
+  const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`
+  // Port 465 is implicit TLS by definition; anything else keeps what was asked.
+  const mailEncryption = e.MAIL_PORT === 465 ? 'ssl' : e.MAIL_ENCRYPTION
+
+  return {
+    nodeEnv: e.NODE_ENV,
+    production,
+    test: e.NODE_ENV === 'test',
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl,
+    secureCookies: baseUrl.startsWith('https://'),
+    dataDir,
+    databaseUrl,
+    embeddedDatabase,
+    embeddedPgPort: e.EMBEDDED_PG_PORT,
+    redisUrl: e.REDIS_URL,
+    payloadSecret: e.PAYLOAD_SECRET ?? (building ? 'build-time-placeholder-secret' : developmentSecret(dataDir)),
+    // Schema push is a development/test convenience; production runs committed migrations.
+    dbPush: !production && e.DB_PUSH,
+    queueConnection: e.QUEUE_CONNECTION,
+    worker: e.WORKER === 'on',
+    queueMonitorPath: e.QUEUE_MONITOR_PATH,
+    seedPassword: e.SEED_PASSWORD,
+    seedOnStart: !production && e.SEED_ON_START,
+    debug: e.APP_DEBUG,
+    logLevel: e.LOG_LEVEL,
+    mail: {
+      driver: e.MAIL_DRIVER,
+      host: e.MAIL_HOST,
+      port: e.MAIL_PORT,
+      username: e.MAIL_USERNAME,
+      password: e.MAIL_PASSWORD,
+      encryption: mailEncryption as (typeof MAIL_ENCRYPTIONS)[number],
+      fromAddress: e.MAIL_FROM_ADDRESS,
+      fromName: e.MAIL_FROM_NAME,
+    },
+    translate: { appId: e.TRANSLATE_APPID, key: e.TRANSLATE_KEY },
+    oauth: { allowedProviders: allowedProviders as OAuthProviderId[] },
+  }
+}
+
+let cached: Env | undefined
+/** The process-wide configuration (built on first use). */
+export function getEnv(): Env {
+  cached ??= buildEnv()
+  return cached
+}

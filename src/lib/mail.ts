@@ -1,0 +1,52 @@
+/**
+ * E-mail through @payloadcms/email-nodemailer. `MAIL_DRIVER=log` writes every
+ * mail (headers, text, links) to the application log; `smtp` sends it.
+ */
+import { nodemailerAdapter } from '@payloadcms/email-nodemailer'
+import nodemailer from 'nodemailer'
+import type { Transport } from 'nodemailer'
+
+import type { Env } from './env'
+
+type Logger = { info: (obj: unknown, msg?: string) => void }
+
+/** A nodemailer transport that logs instead of sending. */
+function logTransport(getLogger: () => Logger): Transport {
+  return {
+    name: 'inkwell-log',
+    version: '1',
+    send(mail, callback) {
+      const { from, to, subject, text } = mail.data as Record<string, unknown>
+      const body = String(text ?? '')
+      const links = body.match(/https?:\/\/\S+/g) ?? []
+      getLogger().info({ mail: { from, to, subject, text: body, links } }, `mail to ${String(to)}: ${String(subject)}`)
+      callback(null, { envelope: mail.message.getEnvelope(), messageId: mail.message.messageId() } as never)
+    },
+  }
+}
+
+export function smtpOptions(mail: Env['mail']) {
+  return {
+    host: mail.host,
+    port: mail.port,
+    secure: mail.encryption === 'ssl',
+    requireTLS: mail.encryption === 'tls',
+    ignoreTLS: mail.encryption === 'null',
+    auth: mail.username ? { user: mail.username, pass: mail.password ?? '' } : undefined,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+  }
+}
+
+export function emailAdapter(env: Env, getLogger: () => Logger) {
+  const transport =
+    env.mail.driver === 'smtp'
+      ? nodemailer.createTransport(smtpOptions(env.mail))
+      : nodemailer.createTransport(logTransport(getLogger))
+  return nodemailerAdapter({
+    defaultFromAddress: env.mail.fromAddress,
+    defaultFromName: env.mail.fromName,
+    transport,
+    skipVerify: true,
+  })
+}

@@ -1,0 +1,15 @@
+import * as migration_20261122_062745_initial from './20261122_062745_initial';
+import * as migration_20261122_070000_seed_roles from './20261122_070000_seed_roles';
+
+export const migrations = [
+  {
+    up: migration_20261122_062745_initial.up,
+    down: migration_20261122_062745_initial.down,
+    name: '20261122_062745_initial'
+  },
+  {
+    up: migration_20261122_070000_seed_roles.up,
+    down: migration_20261122_070000_seed_roles.down,
+    name: '20261122_070000_seed_roles'
+  },
+];

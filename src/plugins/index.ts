@@ -1,0 +1,22 @@
+/**
+ * The whole Inkwell feature set, visible in one place. Each entry is a Payload
+ * plugin `(config) => config`; order matters only where a plugin decorates
+ * collections another one added (SEO after content).
+ */
+import path from 'node:path'
+import type { Plugin } from 'payload'
+
+import type { Env } from '../lib/env'
+import { accountsPlugin } from './accounts'
+import { contentPlugin } from './content'
+import { articleSeoPlugin } from './seo'
+import { sitePlugin } from './site'
+
+export function inkwellPlugins(env: Env): Plugin[] {
+  return [
+    accountsPlugin({ secureCookies: env.secureCookies }),
+    contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
+    sitePlugin(),
+    articleSeoPlugin({ siteName: 'Inkwell' }),
+  ]
+}

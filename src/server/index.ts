@@ -1,0 +1,93 @@
+/**
+ * The one origin: a plain Node HTTP server that hands each request, unbuffered,
+ * to Next's request handler (Payload admin, REST, GraphQL) or to Astro's
+ * node-adapter handler (the reader site and its assets). Both stream.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+import type { Env } from '../lib/env'
+import { ownerOf } from './routes'
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => unknown
+export type WebServer = { server: http.Server; url: string; close: () => Promise<void> }
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+async function loadNextHandler(env: Env): Promise<Handler> {
+  const { default: next } = await import('next')
+  const app = (next as unknown as (o: object) => { prepare: () => Promise<void>; getRequestHandler: () => Handler })({
+    dev: false,
+    dir: root,
+    hostname: env.host,
+    port: env.port,
+    customServer: true,
+    quiet: true,
+  })
+  await app.prepare()
+  return app.getRequestHandler()
+}
+
+async function loadAstroHandler(): Promise<Handler> {
+  // Astro's standalone entry would listen on its own port; we only want its handler.
+  process.env.ASTRO_NODE_AUTOSTART = 'disabled'
+  const entry = pathToFileURL(path.join(root, 'frontend/dist/server/entry.mjs')).href
+  const mod = (await import(entry)) as { handler: Handler }
+  return mod.handler
+}
+
+function notReady(res: ServerResponse) {
+  res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '2' })
+  res.end('Inkwell is starting…\n')
+}
+
+function internalError(res: ServerResponse, error: unknown, log: (m: string) => void) {
+  log(`request failed: ${error instanceof Error ? error.stack : String(error)}`)
+  if (res.headersSent) return void res.destroy()
+  res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
+  res.end('Internal Server Error\n')
+}
+
+/**
+ * Listens at once (answering 503 with no-store while booting, so health checks
+ * and load balancers see "not yet"), then loads both handlers.
+ */
+export async function startWebServer(env: Env, log: (m: string) => void = console.log): Promise<WebServer> {
+  let nextHandler: Handler | undefined
+  let astroHandler: Handler | undefined
+
+  const server = http.createServer((req, res) => {
+    const owner = ownerOf(req.url)
+    if (owner === 'health') {
+      const ready = Boolean(nextHandler && astroHandler)
+      res.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+      return void res.end(JSON.stringify({ status: ready ? 'ok' : 'starting' }))
+    }
+    const handler = owner === 'next' ? nextHandler : astroHandler
+    if (!handler) return notReady(res)
+    try {
+      const result = handler(req, res)
+      if (result instanceof Promise) result.catch((error) => internalError(res, error, log))
+    } catch (error) {
+      internalError(res, error, log)
+    }
+  })
+  server.keepAliveTimeout = 65_000 // longer than common load balancers' idle timeout
+  server.headersTimeout = 66_000
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(env.port, env.host, () => resolve())
+  })
+  process.env.INKWELL_INTERNAL_URL ??= `http://127.0.0.1:${env.port}`
+  ;[nextHandler, astroHandler] = await Promise.all([loadNextHandler(env), loadAstroHandler()])
+
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve())
+      server.closeIdleConnections()
+      setTimeout(() => server.closeAllConnections(), 5_000).unref()
+    })
+  return { server, url: env.baseUrl, close }
+}
