@@ -10,6 +10,7 @@ import { lexicalEditor } from '@payloadcms/richtext-lexical'
 import { buildConfig } from 'payload'
 import sharp from 'sharp'
 
+import { guardPool } from './src/lib/pool'
 import { getEnv } from './src/lib/env'
 import { emailAdapter } from './src/lib/mail'
 import { migrations } from './src/migrations'
@@ -45,6 +46,7 @@ export default buildConfig({
   graphQL: { disablePlaygroundInProduction: true },
   onInit: (payload) => {
     logger = payload.logger
+    guardPool(payload)
   },
   plugins: inkwellPlugins(env),
 })

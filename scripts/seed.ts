@@ -2,7 +2,7 @@
  * `npm run seed [-- --force]`: adds the demo content (idempotent).
  * Refused in production without --force, because the demo password is public.
  */
-import { bootPayload, loadEnvOrExit } from '../src/lib/boot'
+import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
 import { seedDemo } from '../src/seed'
 
 const env = loadEnvOrExit()
@@ -12,6 +12,6 @@ if (env.production && !process.argv.includes('--force')) {
 }
 const { payload, database } = await bootPayload()
 await seedDemo(payload, { password: env.seedPassword })
-await payload.destroy()
+await closePayload(payload)
 await database.stop()
 process.exit(0)

@@ -3,7 +3,7 @@
  * embedded PostgreSQL unless DATABASE_URL is set, applies migrations, seeds
  * demo content into an empty development database, then serves.
  */
-import { bootPayload, loadEnvOrExit } from '../src/lib/boot'
+import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
 import { buildIfStale } from '../src/lib/build'
 import { seedDemo } from '../src/seed'
 import { startWebServer } from '../src/server'
@@ -50,7 +50,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 15_000)
   force.unref()
   await web.close()
-  await payload.destroy().catch(() => {})
+  await closePayload(payload)
   await database.stop().catch(() => {})
   process.exit(0)
 }

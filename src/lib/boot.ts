@@ -6,6 +6,7 @@ import { getPayload, type Payload } from 'payload'
 
 import { ConfigError, getEnv, type Env } from './env'
 import { startEmbeddedDatabase, type RunningDatabase } from './database'
+import { poolOf } from './pool'
 
 export type Log = (message: string) => void
 
@@ -36,7 +37,7 @@ export async function bootPayload({ log = console.log, migrate = true } = {}): P
 export async function runMigrations({ log = console.log } = {}): Promise<void> {
   const { payload, database } = await bootPayload({ log, migrate: false })
   await migrateLocked(payload, log)
-  await payload.destroy()
+  await closePayload(payload)
   await database.stop()
 }
 
@@ -67,4 +68,18 @@ export async function migrateLocked(payload: Payload, log: Log): Promise<void> {
 type PoolClient = {
   query: <R = unknown>(sql: string) => Promise<{ rows: R[] }>
   release: () => void
+}
+
+/**
+ * Payload's destroy() resets the adapter but leaves the pg pool open, which
+ * keeps the process alive and errors when the database goes away. End both.
+ */
+export async function closePayload(payload: Payload): Promise<void> {
+  const pool = poolOf(payload)
+  await payload.destroy().catch(() => {})
+  if (!pool || pool.ended) return
+  // The adapter holds one client checked out for the pool's whole life, so
+  // pool.end() alone would wait forever: close every client, then the pool.
+  for (const client of pool._clients ?? []) client.end?.().catch?.(() => {})
+  await Promise.race([pool.end().catch(() => {}), new Promise((r) => setTimeout(r, 2_000).unref())])
 }
