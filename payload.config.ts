@@ -27,6 +27,8 @@ export default buildConfig({
     user: 'users',
     importMap: { baseDir: dirname, importMapFile: path.resolve(dirname, 'src/app/(payload)/admin/importMap.js') },
     meta: { titleSuffix: ' · Inkwell admin' },
+    // No Gravatar: the admin makes no requests to third parties.
+    avatar: 'default',
   },
   routes: { admin: '/admin', api: '/api', graphQL: '/graphql' },
   db: postgresAdapter({

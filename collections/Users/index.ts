@@ -1,6 +1,6 @@
 import type { CollectionConfig } from 'payload'
 
-import { anyone, can, fieldCan, fieldSelfOr } from '../../src/access'
+import { anyone, can, fieldCan, fieldSelfOr, hasPermission } from '../../src/access'
 import { selfOrManager } from './access'
 import { assignInitialRoles } from './hooks/assignInitialRoles'
 import { keepASiteOwnerOnDelete, keepASiteOwnerOnUpdate } from './hooks/keepASiteOwner'
@@ -25,14 +25,14 @@ export function createUsers({ secureCookies }: UsersOptions): CollectionConfig {
       group: 'People',
     },
     access: {
-      admin: can('admin.access'),
+      admin: ({ req }) => hasPermission(req, 'admin.access'),
       // Registration is public; what a registrant may set is limited field by field.
       create: anyone,
       // Profiles are public; e-mail and identities are guarded per field.
       read: anyone,
       update: selfOrManager,
       delete: can('users.manage'),
-      unlock: can('users.manage'),
+      unlock: ({ req }) => hasPermission(req, 'users.manage'),
     },
     hooks: {
       beforeChange: [assignInitialRoles, keepASiteOwnerOnUpdate],

@@ -31,7 +31,7 @@ export function slugField(sourceField = 'title', overrides: Partial<TextField> =
         : 'Use lowercase letters, digits and single hyphens only.',
     hooks: { beforeValidate: [deriveSlug] },
     ...overrides,
-  }
+  } as TextField
 }
 
 async function uniqueSlug(
@@ -50,9 +50,8 @@ async function uniqueSlug(
     depth: 0,
     req,
   })
-  const taken = new Set(
-    docs.filter((d) => d.id !== ownId).map((d) => (d as unknown as { slug: string }).slug),
-  )
+  const rows = docs as unknown as { id: number | string; slug: string }[]
+  const taken = new Set(rows.filter((d) => d.id !== ownId).map((d) => d.slug))
   if (!taken.has(base)) return base
   for (let n = 2; ; n++) {
     const candidate = `${base.slice(0, 90)}-${n}`

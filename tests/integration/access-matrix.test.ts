@@ -49,8 +49,8 @@ const unique = (prefix: string) => `${prefix}-${++counter}`
 /** A fresh document owned as the rules expect (made with access overridden). */
 const fixtures: Record<string, () => Promise<{ id: number }>> = {
   articles: () =>
-    payload.create({ collection: 'articles', data: { title: unique('Article'), markdown: 'Hello', status: 'published', author: cast.author.id, category: categoryId } }),
-  drafts: () => payload.create({ collection: 'articles', data: { title: unique('Draft'), markdown: 'Secret', status: 'draft', author: cast.author.id } }),
+    payload.create({ collection: 'articles', data: { title: unique('Article'), format: 'markdown', markdown: 'Hello', status: 'published', author: cast.author.id, category: categoryId } }),
+  drafts: () => payload.create({ collection: 'articles', data: { title: unique('Draft'), format: 'markdown', markdown: 'Secret', status: 'draft', author: cast.author.id } }),
   replies: async () => {
     const article = await fixtures.articles!()
     return payload.create({ collection: 'replies', data: { article: article.id, author: cast.reader.id, body: 'Nice' } })

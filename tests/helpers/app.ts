@@ -1,0 +1,72 @@
+/**
+ * Runs Inkwell the README's way (`npm start`) on a free port against an
+ * empty database of its own, and stops it afterwards.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+import { inject } from 'vitest'
+
+import { adminQuery } from './postgres'
+
+export type RunningApp = { url: string; databaseUrl: string; output: () => string; stop: () => Promise<void> }
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+  const { adminUrl, urlPattern } = inject('database')
+  const name = `inkwell_t_e2e_${process.pid}_${Date.now().toString(36)}`
+  await adminQuery(adminUrl, `create database "${name}"`)
+  const databaseUrl = urlPattern.replace('__DB__', name)
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+
+  const child: ChildProcess = spawn('npm', ['start', '--', '--no-build'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(port),
+      BASE_URL: url,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'inkwell-e2e-')),
+      PAYLOAD_SECRET: 'test-secret-not-for-production',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  let output = ''
+  const ready = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes('Inkwell is running')) resolve()
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`npm start exited with ${code} before it was ready:\n${output}`)))
+  })
+  await ready
+
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r))
+      process.kill(-child.pid!, 'SIGTERM')
+      await exited
+    }
+    await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`)
+  }
+  return { url, databaseUrl, output: () => output, stop }
+}

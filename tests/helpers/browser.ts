@@ -1,0 +1,9 @@
+/** Debian's Chromium driven by playwright-core; never a downloaded browser. */
+import { chromium, type Browser } from 'playwright-core'
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+}

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest'
+
+import { buildEnv, ConfigError } from '../../src/lib/env'
+
+const base = { DATA_DIR: '/tmp/inkwell-env-test', PAYLOAD_SECRET: 'a-long-enough-test-secret' }
+const build = (extra: Record<string, string>) => buildEnv({ ...base, ...extra } as unknown as NodeJS.ProcessEnv)
+const failure = (extra: Record<string, string>) => {
+  try {
+    build(extra)
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError)
+    return (error as Error).message
+  }
+  throw new Error('expected a ConfigError')
+}
+
+describe('configuration', () => {
+  it('has working defaults with no environment at all', () => {
+    const env = build({})
+    expect(env.port).toBe(3000)
+    expect(env.baseUrl).toBe('http://localhost:3000')
+    expect(env.embeddedDatabase).toBe(true)
+    expect(env.queueConnection).toBe('sync')
+    expect(env.mail).toMatchObject({ driver: 'log', port: 2525, encryption: 'null' })
+    expect(env.oauth.allowedProviders).toEqual(['github', 'google'])
+    expect(env.redisUrl).toBeUndefined()
+  })
+
+  it('derives BASE_URL from PORT and trims a trailing slash', () => {
+    expect(build({ PORT: '8080' }).baseUrl).toBe('http://localhost:8080')
+    expect(build({ BASE_URL: 'https://blog.example.com/' }).baseUrl).toBe('https://blog.example.com')
+    expect(build({ BASE_URL: 'https://blog.example.com' }).secureCookies).toBe(true)
+  })
+
+  it.each([
+    [{ BASE_URL: 'not a url' }, 'BASE_URL'],
+    [{ BASE_URL: 'ftp://example.com' }, 'BASE_URL'],
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ QUEUE_CONNECTION: 'redis' }, 'QUEUE_CONNECTION'],
+    [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://localhost' }, 'REDIS_URL'],
+    [{ MAIL_DRIVER: 'sendmail' }, 'MAIL_DRIVER'],
+    [{ MAIL_ENCRYPTION: 'starttls' }, 'MAIL_ENCRYPTION'],
+    [{ MAIL_FROM_ADDRESS: 'nobody' }, 'MAIL_FROM_ADDRESS'],
+    [{ OAUTH_ALLOWED_PROVIDERS: 'github,myspace' }, 'OAUTH_ALLOWED_PROVIDERS'],
+    [{ PAYLOAD_SECRET: 'short' }, 'PAYLOAD_SECRET'],
+    [{ SEED_PASSWORD: 'abc' }, 'SEED_PASSWORD'],
+    [{ APP_DEBUG: 'maybe' }, 'APP_DEBUG'],
+  ])('refuses %j with a message naming %s', (extra, variable) => {
+    expect(failure(extra)).toContain(`${variable}`)
+  })
+
+  it('requires PAYLOAD_SECRET in production', () => {
+    const message = (() => {
+      try {
+        buildEnv({ DATA_DIR: '/tmp/x', NODE_ENV: 'production' } as unknown as NodeJS.ProcessEnv)
+      } catch (error) {
+        return (error as Error).message
+      }
+      return ''
+    })()
+    expect(message).toMatch(/^PAYLOAD_SECRET: is required/)
+  })
+
+  it('does not require the secret while `next build` runs', () => {
+    expect(() => buildEnv({ DATA_DIR: '/tmp/x', NODE_ENV: 'production', NEXT_PHASE: 'phase-production-build' } as unknown as NodeJS.ProcessEnv)).not.toThrow()
+  })
+
+  it('never seeds or pushes the schema in production', () => {
+    const env = build({ NODE_ENV: 'production', DB_PUSH: 'true' })
+    expect(env.seedOnStart).toBe(false)
+    expect(env.dbPush).toBe(false)
+  })
+
+  it('names both variables when MAIL_FROM_ADDRESS differs from MAIL_USERNAME', () => {
+    const message = failure({ MAIL_USERNAME: 'blog@example.com', MAIL_FROM_ADDRESS: 'other@example.com' })
+    expect(message).toContain('MAIL_FROM_ADDRESS')
+    expect(message).toContain('MAIL_USERNAME')
+  })
+
+  it('uses implicit TLS on port 465', () => {
+    expect(build({ MAIL_DRIVER: 'smtp', MAIL_PORT: '465' }).mail.encryption).toBe('ssl')
+  })
+})
