@@ -4,6 +4,8 @@
  * demo content into an empty development database, then serves.
  */
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
+import { poolOf } from '../src/lib/pool'
+import { BatchedViewCounter, installViewCounter, postgresViewWriter } from '../src/lib/views'
 import { buildIfStale } from '../src/lib/build'
 import { seedDemo } from '../src/seed'
 import { startWebServer } from '../src/server'
@@ -13,6 +15,8 @@ const log = (message: string) => console.log(message)
 const env = loadEnvOrExit()
 // The Next bundle reads the same configuration; make the development secret visible to it.
 process.env.PAYLOAD_SECRET ??= env.payloadSecret
+// The reader site builds absolute URLs (canonical, feeds, sitemap) from it.
+process.env.BASE_URL = env.baseUrl
 
 if (!process.argv.includes('--no-build')) await buildIfStale(log)
 
@@ -22,7 +26,11 @@ if (env.seedOnStart && (await payload.count({ collection: 'users', overrideAcces
   await seedDemo(payload, { password: env.seedPassword, log })
   seeded = true
 }
-const web = await startWebServer(env, log)
+const views = new BatchedViewCounter(postgresViewWriter(poolOf(payload)!), {
+  onError: (error) => payload.logger.warn(`view counts not flushed yet, will retry: ${(error as Error).message}`),
+})
+installViewCounter(views)
+const web = await startWebServer(env, { log, views })
 
 log(`
   Inkwell is running (${((Date.now() - started) / 1000).toFixed(1)} s)
@@ -50,6 +58,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 15_000)
   force.unref()
   await web.close()
+  await views.stop() // the last views reach the database before it closes
   await closePayload(payload)
   await database.stop().catch(() => {})
   process.exit(0)

@@ -87,6 +87,7 @@ const schema = z.object({
   TRANSLATE_APPID: optionalString,
   TRANSLATE_KEY: optionalString,
   OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
+  SITEMAP_MAX_URLS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000).default(50_000)),
 })
 
 export type Env = ReturnType<typeof buildEnv>
@@ -181,6 +182,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     },
     translate: { appId: e.TRANSLATE_APPID, key: e.TRANSLATE_KEY },
     oauth: { allowedProviders: allowedProviders as OAuthProviderId[] },
+    sitemapMaxUrls: e.SITEMAP_MAX_URLS,
   }
 }
 

@@ -2,6 +2,7 @@
 import type { Payload } from 'payload'
 
 type PgPool = {
+  query: (sql: string, params?: unknown[]) => Promise<unknown>
   end: () => Promise<void>
   ended?: boolean
   on: (event: 'error', listener: (error: Error) => void) => void

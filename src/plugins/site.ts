@@ -1,9 +1,23 @@
-import type { Plugin } from 'payload'
+import type { Config, Plugin } from 'payload'
 
 import { Links } from '../../collections/Links'
 import { Notifications } from '../../collections/Notifications'
 import { SiteSettings } from '../globals/SiteSettings'
+import { readActiveUsers } from '../lib/activeUsers'
 import { addToConfig } from './addToConfig'
 
-/** Site-wide pieces: settings, friendly links and in-site notifications. */
-export const sitePlugin = (): Plugin => addToConfig({ collections: [Links, Notifications], globals: [SiteSettings] })
+/** Site-wide pieces: settings, friendly links, in-site notifications and the active-users list. */
+export const sitePlugin = (): Plugin => (config: Config): Config => {
+  const withParts = addToConfig({ collections: [Links, Notifications], globals: [SiteSettings] })(config) as Config
+  return {
+    ...withParts,
+    endpoints: [
+      ...(withParts.endpoints ?? []),
+      {
+        path: '/active-users',
+        method: 'get',
+        handler: async (req) => Response.json(await readActiveUsers(req.payload)),
+      },
+    ],
+  }
+}

@@ -116,7 +116,8 @@ export async function seedDemo(payload: Payload, { password, log = console.log, 
         ).id
       if (markdown) markdown = `![Illustration for ${demo.title}](/api/media/file/${name})\n\n${markdown}`
     }
-    const publishedAt = new Date(Date.UTC(2026, 9, 1) + i * 36 * 3600 * 1000).toISOString()
+    // Spread over the past weeks, the newest a few hours ago.
+    const publishedAt = new Date(Date.now() - (demos.length - i) * 36 * 3600 * 1000).toISOString()
     const article = await payload.create({
       collection: 'articles',
       data: {

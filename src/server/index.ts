@@ -7,11 +7,14 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
+import { listenForInvalidations } from '../lib/cacheBus'
 import type { Env } from '../lib/env'
+import type { ViewCounter } from '../lib/views'
+import { isCacheable, RenderCache } from './renderCache'
 import { ownerOf } from './routes'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown
-export type WebServer = { server: http.Server; url: string; close: () => Promise<void> }
+export type WebServer = { server: http.Server; url: string; close: () => Promise<void>; cache?: RenderCache }
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -53,9 +56,13 @@ function internalError(res: ServerResponse, error: unknown, log: (m: string) => 
  * Listens at once (answering 503 with no-store while booting, so health checks
  * and load balancers see "not yet"), then loads both handlers.
  */
-export async function startWebServer(env: Env, log: (m: string) => void = console.log): Promise<WebServer> {
+export type WebServerOptions = { log?: (m: string) => void; views?: ViewCounter; cache?: boolean }
+
+export async function startWebServer(env: Env, { log = console.log, views, cache: useCache = true }: WebServerOptions = {}): Promise<WebServer> {
   let nextHandler: Handler | undefined
   let astroHandler: Handler | undefined
+  const cache = useCache ? new RenderCache({ origin: `http://127.0.0.1:${env.port}`, views }) : undefined
+  const listener = cache ? await listenForInvalidations(env.databaseUrl, log) : undefined
 
   const server = http.createServer((req, res) => {
     const owner = ownerOf(req.url)
@@ -66,6 +73,9 @@ export async function startWebServer(env: Env, log: (m: string) => void = consol
     }
     const handler = owner === 'next' ? nextHandler : astroHandler
     if (!handler) return notReady(res)
+    if (owner === 'astro' && cache && isCacheable(req)) {
+      return void cache.serve(req, res).catch((error) => internalError(res, error, log))
+    }
     try {
       const result = handler(req, res)
       if (result instanceof Promise) result.catch((error) => internalError(res, error, log))
@@ -83,11 +93,14 @@ export async function startWebServer(env: Env, log: (m: string) => void = consol
   process.env.INKWELL_INTERNAL_URL ??= `http://127.0.0.1:${env.port}`
   ;[nextHandler, astroHandler] = await Promise.all([loadNextHandler(env), loadAstroHandler()])
 
-  const close = () =>
-    new Promise<void>((resolve) => {
+  const close = async () => {
+    await new Promise<void>((resolve) => {
       server.close(() => resolve())
       server.closeIdleConnections()
       setTimeout(() => server.closeAllConnections(), 5_000).unref()
     })
-  return { server, url: env.baseUrl, close }
+    cache?.close()
+    await listener?.stop()
+  }
+  return { server, url: env.baseUrl, close, cache }
 }

@@ -12,7 +12,14 @@ import { inject } from 'vitest'
 
 import { adminQuery } from './postgres'
 
-export type RunningApp = { url: string; databaseUrl: string; output: () => string; stop: () => Promise<void> }
+export type RunningApp = {
+  url: string
+  databaseUrl: string
+  output: () => string
+  /** SIGTERM (a clean shutdown), then drop the database unless told to keep it. */
+  stop: (options?: { keepDatabase?: boolean }) => Promise<void>
+  dropDatabase: () => Promise<void>
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -27,7 +34,7 @@ export function freePort(): Promise<number> {
 
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
   const { adminUrl, urlPattern } = inject('database')
-  const name = `inkwell_t_e2e_${process.pid}_${Date.now().toString(36)}`
+  const name = `inkwell_test_${process.pid}_e2e_${Date.now().toString(36)}`
   await adminQuery(adminUrl, `create database "${name}"`)
   const databaseUrl = urlPattern.replace('__DB__', name)
   const port = await freePort()
@@ -60,13 +67,14 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
   })
   await ready
 
-  const stop = async () => {
-    if (child.exitCode === null) {
+  const dropDatabase = async () => void (await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`))
+  const stop = async ({ keepDatabase = false } = {}) => {
+    if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r))
       process.kill(-child.pid!, 'SIGTERM')
       await exited
     }
-    await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`)
+    if (!keepDatabase) await dropDatabase()
   }
-  return { url, databaseUrl, output: () => output, stop }
+  return { url, databaseUrl, output: () => output, stop, dropDatabase }
 }

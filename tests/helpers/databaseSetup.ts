@@ -42,6 +42,16 @@ function migrate(databaseUrl: string): Promise<void> {
   })
 }
 
+function processIsAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 async function prepare(): Promise<Shared> {
   let info = configuredServer()
   let stop: (() => Promise<void>) | undefined
@@ -50,9 +60,15 @@ async function prepare(): Promise<Shared> {
     info = embedded.info
     stop = embedded.stop
   }
-  // Leftovers of crashed runs.
-  const stale = await adminQuery(info.adminUrl, `select datname from pg_database where datname like 'inkwell\\_t\\_%' or datname like 'inkwell\\_tpl\\_%\\_building%'`)
-  for (const row of stale.rows) await adminQuery(info.adminUrl, `drop database if exists "${row.datname}" with (force)`)
+  // Leftovers of crashed runs: test databases are named after the process that
+  // made them, so only those whose process is gone are dropped; other test
+  // runs on the same server keep theirs.
+  const leftovers = await adminQuery(info.adminUrl, `select datname from pg_database where datname like 'inkwell\\_test\\_%' or datname like 'inkwell\\_tpl\\_%\\_building\\_%'`)
+  for (const { datname } of leftovers.rows as { datname: string }[]) {
+    if (!processIsAlive(Number(datname.match(/_(\d+)_/)?.[1]))) {
+      await adminQuery(info.adminUrl, `drop database if exists "${datname}" with (force)`)
+    }
+  }
 
   const template = `inkwell_tpl_${migrationsFingerprint()}`
   const exists = await adminQuery(info.adminUrl, `select 1 from pg_database where datname = '${template}'`)

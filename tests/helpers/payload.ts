@@ -16,7 +16,7 @@ export type TestPayload = { payload: Payload; databaseUrl: string; databaseName:
 
 export async function createTestDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const { adminUrl, template, urlPattern } = inject('database')
-  const name = `inkwell_t_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 7)}`
+  const name = `inkwell_test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 7)}`
   await adminQuery(adminUrl, `create database "${name}" template "${template}"`)
   return {
     name,

@@ -1,10 +1,11 @@
 /**
  * The only module of the reader site that talks to Payload: its REST API on
- * the same origin, typed from the generated payload-types.ts.
+ * the same origin, typed from the generated payload-types.ts. Public pages
+ * read as an anonymous visitor, so what they show is what the public may see.
  */
-import type { Article, Category, Media, SiteSetting, Tag, User } from '../../../src/payload-types'
+import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../src/payload-types'
 
-export type { Article, Category, Media, SiteSetting, Tag, User }
+export type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User }
 
 export class ApiError extends Error {
   constructor(
@@ -20,65 +21,192 @@ export type Page<T> = {
   totalDocs: number
   totalPages: number
   page: number
+  limit: number
   hasNextPage: boolean
   hasPrevPage: boolean
 }
 
+type Params = Record<string, string | number | boolean | undefined>
+
 function apiBase(): string {
-  return (process.env.INKWELL_INTERNAL_URL ?? process.env.BASE_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '') + '/api'
+  return (process.env.INKWELL_INTERNAL_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '') + '/api'
 }
 
-async function get<T>(path: string, params: Record<string, string | number | undefined> = {}, cookie?: string): Promise<T> {
+async function get<T>(path: string, params: Params = {}, init: RequestInit = {}): Promise<T> {
   const url = new URL(apiBase() + path)
   for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, String(v))
-  const res = await fetch(url, { headers: cookie ? { cookie } : {} })
+  const res = await fetch(url, init)
   if (!res.ok) throw new ApiError(res.status, `GET ${url.pathname} → ${res.status}`)
   return (await res.json()) as T
 }
 
-const listSelect = {
-  'select[title]': 'true',
-  'select[slug]': 'true',
-  'select[excerpt]': 'true',
-  'select[publishedAt]': 'true',
-  'select[viewCount]': 'true',
-  'select[replyCount]': 'true',
-  'select[author]': 'true',
-  'select[category]': 'true',
-  'populate[users][name]': 'true',
-  'populate[categories][name]': 'true',
-  'populate[categories][slug]': 'true',
-}
-
-export async function listArticles({ page = 1, limit = 10 }: { page?: number; limit?: number } = {}): Promise<Page<Article>> {
-  return get<Page<Article>>('/articles', {
-    'where[status][equals]': 'published',
-    sort: '-publishedAt',
-    depth: 1,
-    page,
-    limit,
-    ...listSelect,
-  })
-}
-
-export async function getArticle(id: number): Promise<Article | null> {
+async function getOrNull<T>(path: string, params: Params = {}): Promise<T | null> {
   try {
-    const article = await get<Article>(`/articles/${id}`, { depth: 1 })
-    return article.status === 'published' ? article : null
+    return await get<T>(path, params)
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return null
     throw error
   }
 }
 
+const select = (fields: string[], prefix = 'select') => Object.fromEntries(fields.map((f) => [`${prefix}[${f}]`, 'true']))
+
+/** What a list card needs, and no more. */
+const CARD = {
+  ...select(['title', 'slug', 'excerpt', 'publishedAt', 'viewCount', 'replyCount', 'lastReplyAt', 'author', 'category', 'tags']),
+  ...select(['name'], 'populate[users]'),
+  ...select(['name', 'slug'], 'populate[categories]'),
+  ...select(['name', 'slug'], 'populate[tags]'),
+  depth: 1,
+}
+
+export type ArticleSort = 'new' | 'replied'
+export type ArticleFilter = { category?: number; tag?: number; author?: number }
+
+export async function listArticles(
+  { page = 1, limit = 10, sort = 'new', ...filter }: { page?: number; limit?: number; sort?: ArticleSort } & ArticleFilter = {},
+): Promise<Page<Article>> {
+  const params: Params = { ...CARD, 'where[status][equals]': 'published', page, limit }
+  if (sort === 'replied') {
+    params.sort = '-lastReplyAt'
+    params['where[lastReplyAt][exists]'] = true
+  } else params.sort = '-publishedAt'
+  if (filter.category) params['where[category][equals]'] = filter.category
+  if (filter.tag) params['where[tags][in]'] = filter.tag
+  if (filter.author) params['where[author][equals]'] = filter.author
+  return get<Page<Article>>('/articles', params)
+}
+
+/** A published article with what its page shows, or null. */
+export async function getArticle(id: number): Promise<Article | null> {
+  const article = await getOrNull<Article>(`/articles/${id}`, {
+    depth: 1,
+    ...select(['name', 'avatar'], 'populate[users]'),
+    ...select(['name', 'slug'], 'populate[categories]'),
+    ...select(['name', 'slug'], 'populate[tags]'),
+    ...select(['url', 'alt', 'width', 'height', 'sizes'], 'populate[media]'),
+  })
+  return article?.status === 'published' ? article : null
+}
+
+export async function listReplies(
+  { article, author, page = 1, limit = 20, newestFirst = false }: { article?: number; author?: number; page?: number; limit?: number; newestFirst?: boolean },
+): Promise<Page<Reply>> {
+  const params: Params = {
+    page,
+    limit,
+    sort: newestFirst ? '-createdAt' : 'createdAt',
+    depth: 1,
+    ...select(['html', 'createdAt', 'author', 'article']),
+    ...select(['name', 'avatar'], 'populate[users]'),
+    ...select(['title', 'slug'], 'populate[articles]'),
+  }
+  if (article) params['where[article][equals]'] = article
+  if (author) params['where[author][equals]'] = author
+  return get<Page<Reply>>('/replies', params)
+}
+
 export async function getSettings(): Promise<SiteSetting> {
   return get<SiteSetting>('/globals/site-settings', { depth: 0 })
 }
+
+export async function listCategories(): Promise<Category[]> {
+  return (await get<Page<Category>>('/categories', { limit: 100, sort: 'order', depth: 0, ...select(['name', 'slug', 'description']) })).docs
+}
+
+export async function getCategoryBySlug(slug: string): Promise<Category | null> {
+  return (await get<Page<Category>>('/categories', { 'where[slug][equals]': slug, limit: 1, depth: 0 })).docs[0] ?? null
+}
+
+export async function getTagBySlug(slug: string): Promise<Tag | null> {
+  return (await get<Page<Tag>>('/tags', { 'where[slug][equals]': slug, limit: 1, depth: 0 })).docs[0] ?? null
+}
+
+export async function listLinks(): Promise<Link[]> {
+  return (await get<Page<Link>>('/links', { limit: 100, sort: 'order', depth: 0 })).docs
+}
+
+export async function getUser(id: number): Promise<User | null> {
+  return getOrNull<User>(`/users/${id}`, {
+    depth: 1,
+    ...select(['name', 'introduction', 'avatar', 'activedAt', 'createdAt', 'roles']),
+    ...select(['url', 'sizes'], 'populate[media]'),
+    ...select(['label'], 'populate[roles]'),
+  })
+}
+
+export type ActiveUsers = { computedAt: string | null; users: { id: number; name: string; avatarUrl?: string | null }[] }
+
+export async function getActiveUsers(): Promise<ActiveUsers> {
+  return get<ActiveUsers>('/active-users')
+}
+
+/** Every published article, oldest id first, in batches: for the sitemap, without holding them all. */
+export async function* publishedArticleStubs(batch = 1000): AsyncGenerator<Pick<Article, 'id' | 'slug' | 'updatedAt'>> {
+  let after = 0
+  for (;;) {
+    const page = await get<Page<Article>>('/articles', {
+      'where[status][equals]': 'published',
+      'where[id][greater_than]': after,
+      sort: 'id',
+      limit: batch,
+      pagination: false,
+      depth: 0,
+      ...select(['slug', 'updatedAt']),
+    })
+    for (const doc of page.docs) yield doc
+    if (page.docs.length < batch) return
+    after = page.docs[page.docs.length - 1]!.id
+  }
+}
+
+export async function countPublishedArticles(): Promise<number> {
+  return (await get<{ totalDocs: number }>('/articles/count', { 'where[status][equals]': 'published' })).totalDocs
+}
+
+export async function listAll<T>(collection: 'categories' | 'tags' | 'users', fields: string[]): Promise<T[]> {
+  return (await get<Page<T>>(`/${collection}`, { limit: 0, pagination: false, depth: 0, ...select(fields) })).docs
+}
+
+export async function latestArticlesWithBody(limit = 20): Promise<Article[]> {
+  return (
+    await get<Page<Article>>('/articles', {
+      'where[status][equals]': 'published',
+      sort: '-publishedAt',
+      limit,
+      depth: 1,
+      ...select(['title', 'slug', 'excerpt', 'html', 'publishedAt', 'updatedAt', 'author', 'category', 'tags']),
+      ...select(['name'], 'populate[users]'),
+      ...select(['name'], 'populate[categories]'),
+      ...select(['name'], 'populate[tags]'),
+    })
+  ).docs
+}
+
+// ---- helpers for pages -------------------------------------------------------
 
 export function nameOf(ref: unknown): string | undefined {
   return ref && typeof ref === 'object' && 'name' in ref ? String((ref as { name: unknown }).name) : undefined
 }
 
+export function idOf(ref: unknown): number | undefined {
+  if (typeof ref === 'number') return ref
+  return ref && typeof ref === 'object' && 'id' in ref ? Number((ref as { id: unknown }).id) : undefined
+}
+
 export function articlePath(article: Pick<Article, 'id' | 'slug'>): string {
   return `/articles/${article.id}/${article.slug ?? ''}`
+}
+
+export function avatarUrl(user: unknown, size: 'thumbnail' | 'square' = 'thumbnail'): string | undefined {
+  const avatar = user && typeof user === 'object' ? (user as { avatar?: unknown }).avatar : undefined
+  if (!avatar || typeof avatar !== 'object') return undefined
+  const media = avatar as Media
+  return media.sizes?.[size]?.url ?? media.url ?? undefined
+}
+
+/** Positive integer from a query parameter, else the fallback. */
+export function pageParam(url: URL, name = 'page'): number {
+  const n = Number(url.searchParams.get(name) ?? '1')
+  return Number.isInteger(n) && n > 0 && n < 100_000 ? n : 1
 }

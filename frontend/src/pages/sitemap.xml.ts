@@ -1,0 +1,6 @@
+import type { APIRoute } from 'astro'
+
+import { siteOrigin } from '../lib/feed'
+import { sitemapRoot } from '../lib/sitemap'
+
+export const GET: APIRoute = ({ url }) => sitemapRoot(siteOrigin(url))

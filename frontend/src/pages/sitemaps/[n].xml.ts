@@ -1,0 +1,7 @@
+import type { APIRoute } from 'astro'
+
+import { siteOrigin } from '../../lib/feed'
+import { sitemapPart } from '../../lib/sitemap'
+
+export const GET: APIRoute = async ({ params, url, rewrite }) =>
+  (await sitemapPart(siteOrigin(url), Number(params.n))) ?? rewrite('/404')
