@@ -88,19 +88,18 @@ export class RenderCache {
 
   async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const key = req.url ?? '/'
-    let entry = this.entries.get(key)
-    const hit = entry !== undefined
-    if (hit) this.stats.hits++
-    else {
-      this.stats.misses++
-      let pending = this.inflight.get(key)
-      if (!pending) {
-        pending = this.render(key).finally(() => this.inflight.delete(key))
-        this.inflight.set(key, pending)
-      }
-      entry = (await pending).entry
+    const cached = this.entries.get(key)
+    if (cached) {
+      this.stats.hits++
+      return this.write(req, res, cached, true)
     }
-    this.write(req, res, entry, hit)
+    this.stats.misses++
+    let pending = this.inflight.get(key)
+    if (!pending) {
+      pending = this.render(key).finally(() => this.inflight.delete(key))
+      this.inflight.set(key, pending)
+    }
+    this.write(req, res, (await pending).entry, false)
   }
 
   private write(req: IncomingMessage, res: ServerResponse, entry: Entry, hit: boolean) {
