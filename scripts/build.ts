@@ -1,4 +1,5 @@
-/** `npm run build`: builds the admin/API host and the reader site for production. */
-import { build } from '../src/lib/build'
+/** `npm run build [-- --if-stale]`: builds the admin/API host and the reader site for production. */
+import { build, buildIfStale } from '../src/lib/build'
 
-await build()
+if (process.argv.includes('--if-stale')) await buildIfStale()
+else await build()

@@ -81,5 +81,8 @@ export async function closePayload(payload: Payload): Promise<void> {
   // The adapter holds one client checked out for the pool's whole life, so
   // pool.end() alone would wait forever: close every client, then the pool.
   for (const client of pool._clients ?? []) client.end?.().catch?.(() => {})
-  await Promise.race([pool.end().catch(() => {}), new Promise((r) => setTimeout(r, 2_000).unref())])
+  // Not unref'd: the wait itself must keep the event loop alive until it settles.
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([pool.end().catch(() => {}), new Promise((r) => (timer = setTimeout(r, 2_000)))])
+  clearTimeout(timer)
 }
