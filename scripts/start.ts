@@ -7,6 +7,7 @@ import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
 import { poolOf } from '../src/lib/pool'
 import { BatchedViewCounter, installViewCounter, postgresViewWriter } from '../src/lib/views'
 import { buildIfStale } from '../src/lib/build'
+import { startQueue } from '../jobs/worker'
 import { seedDemo } from '../src/seed'
 import { startWebServer } from '../src/server'
 
@@ -26,6 +27,8 @@ if (env.seedOnStart && (await payload.count({ collection: 'users', overrideAcces
   await seedDemo(payload, { password: env.seedPassword, log })
   seeded = true
 }
+// Workers run in this process unless WORKER=off (then run `npm run worker` elsewhere).
+const queue = await startQueue(payload, env, { work: env.worker, log })
 const views = new BatchedViewCounter(postgresViewWriter(poolOf(payload)!), {
   onError: (error) => payload.logger.warn(`view counts not flushed yet, will retry: ${(error as Error).message}`),
 })
@@ -59,6 +62,7 @@ async function shutdown(signal: string) {
   force.unref()
   await web.close()
   await views.stop() // the last views reach the database before it closes
+  await queue.stop() // in-flight jobs finish or return to the queue
   await closePayload(payload)
   await database.stop().catch(() => {})
   process.exit(0)

@@ -384,6 +384,10 @@ export interface Notification {
   reply?: (number | null) | Reply;
   actor?: (number | null) | User;
   readAt?: string | null;
+  /**
+   * When the e-mail for this notification was sent.
+   */
+  mailedAt?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -694,6 +698,7 @@ export interface NotificationsSelect<T extends boolean = true> {
   reply?: T;
   actor?: T;
   readAt?: T;
+  mailedAt?: T;
   updatedAt?: T;
   createdAt?: T;
 }

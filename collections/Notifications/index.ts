@@ -1,6 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { ownsOr } from '../../src/access'
+import { countUnreadAfterChange, countUnreadAfterDelete } from './hooks/countUnread'
 
 /** In-site notifications are written by jobs (overrideAccess), read and marked read by their recipient. */
 export const Notifications: CollectionConfig = {
@@ -13,6 +14,7 @@ export const Notifications: CollectionConfig = {
     delete: ownsOr('notifications.manage', 'recipient'),
   },
   defaultSort: '-createdAt',
+  hooks: { afterChange: [countUnreadAfterChange], afterDelete: [countUnreadAfterDelete] },
   fields: [
     { name: 'recipient', type: 'relationship', relationTo: 'users', required: true, index: true, access: { update: () => false } },
     {
@@ -27,6 +29,13 @@ export const Notifications: CollectionConfig = {
     { name: 'reply', type: 'relationship', relationTo: 'replies', index: true, access: { update: () => false } },
     { name: 'actor', type: 'relationship', relationTo: 'users', access: { update: () => false } },
     { name: 'readAt', type: 'date', index: true },
+    {
+      name: 'mailedAt',
+      type: 'date',
+      admin: { readOnly: true, description: 'When the e-mail for this notification was sent.' },
+      access: { create: () => false, update: () => false },
+    },
   ],
-  indexes: [{ fields: ['recipient', 'createdAt'] }],
+  // One notification per reply and recipient: what makes a retried job harmless.
+  indexes: [{ fields: ['recipient', 'createdAt'] }, { fields: ['reply', 'recipient'], unique: true }],
 }

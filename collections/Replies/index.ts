@@ -2,8 +2,11 @@ import type { CollectionConfig } from 'payload'
 
 import { anyone, can, fieldCan, ownsOr } from '../../src/access'
 import { stampOwner } from '../../hooks/stampOwner'
+import { notifyOnReply } from './hooks/notifyOnReply'
 import { renderReply } from './hooks/renderReply'
 import { syncStatsAfterCreate, syncStatsAfterDelete } from './hooks/syncArticleReplyStats'
+
+export const REPLY_MAX_LENGTH = 5000
 
 export const Replies: CollectionConfig = {
   slug: 'replies',
@@ -17,7 +20,7 @@ export const Replies: CollectionConfig = {
   defaultSort: 'createdAt',
   hooks: {
     beforeChange: [stampOwner('author', 'replies.update.any'), renderReply],
-    afterChange: [syncStatsAfterCreate],
+    afterChange: [syncStatsAfterCreate, notifyOnReply],
     afterDelete: [syncStatsAfterDelete],
   },
   fields: [
@@ -40,9 +43,13 @@ export const Replies: CollectionConfig = {
       name: 'body',
       type: 'textarea',
       required: true,
-      maxLength: 5000,
-      validate: (value: unknown) =>
-        typeof value === 'string' && value.trim().length > 0 ? true : 'A reply cannot be empty.',
+      maxLength: REPLY_MAX_LENGTH,
+      // A custom validate replaces the built-in one, so the length rule lives here too.
+      validate: (value: unknown) => {
+        if (typeof value !== 'string' || value.trim().length === 0) return 'A reply cannot be empty.'
+        if (value.length > REPLY_MAX_LENGTH) return `A reply can be at most ${REPLY_MAX_LENGTH.toLocaleString('en')} characters.`
+        return true
+      },
     },
     { name: 'html', type: 'textarea', admin: { hidden: true }, access: { create: () => false, update: () => false } },
   ],

@@ -189,6 +189,7 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	"reply_id" integer,
   	"actor_id" integer,
   	"read_at" timestamp(3) with time zone,
+  	"mailed_at" timestamp(3) with time zone,
   	"updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
   	"created_at" timestamp(3) with time zone DEFAULT now() NOT NULL
   );
@@ -366,6 +367,7 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   CREATE INDEX "notifications_updated_at_idx" ON "notifications" USING btree ("updated_at");
   CREATE INDEX "notifications_created_at_idx" ON "notifications" USING btree ("created_at");
   CREATE INDEX "recipient_createdAt_idx" ON "notifications" USING btree ("recipient_id","created_at");
+  CREATE UNIQUE INDEX "reply_recipient_idx" ON "notifications" USING btree ("reply_id","recipient_id");
   CREATE UNIQUE INDEX "payload_kv_key_idx" ON "payload_kv" USING btree ("key");
   CREATE INDEX "payload_locked_documents_global_slug_idx" ON "payload_locked_documents" USING btree ("global_slug");
   CREATE INDEX "payload_locked_documents_updated_at_idx" ON "payload_locked_documents" USING btree ("updated_at");

@@ -9,6 +9,7 @@ import type { Plugin } from 'payload'
 import type { Env } from '../lib/env'
 import { accountsPlugin } from './accounts'
 import { contentPlugin } from './content'
+import { jobsPlugin } from './jobs'
 import { renderCachePlugin } from './renderCache'
 import { articleSeoPlugin } from './seo'
 import { sitePlugin } from './site'
@@ -18,6 +19,7 @@ export function inkwellPlugins(env: Env): Plugin[] {
     accountsPlugin({ secureCookies: env.secureCookies }),
     contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     sitePlugin(),
+    jobsPlugin(),
     articleSeoPlugin({ siteName: 'Inkwell' }),
     // Last: it decorates the collections the plugins above added.
     renderCachePlugin(),

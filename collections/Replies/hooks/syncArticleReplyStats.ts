@@ -15,11 +15,13 @@ function articleIdOf(reply: { article?: unknown }): number | undefined {
  * Recounts from the replies table rather than incrementing, so counts can't
  * drift. The article row is locked first, in its own statement, so that under
  * READ COMMITTED the recount's fresh snapshot sees every reply committed by a
- * concurrent writer that held the lock before us.
+ * concurrent writer that held the lock before us. FOR NO KEY UPDATE, not FOR
+ * UPDATE: each concurrent reply insert holds a FOR KEY SHARE lock on the
+ * article (its foreign key), which FOR UPDATE would wait on — a deadlock.
  */
 export async function recountReplies(req: PayloadRequest, articleId: number): Promise<void> {
   const db = await transactionDb(req)
-  await db.execute(sql`select id from articles where id = ${articleId} for update`)
+  await db.execute(sql`select id from articles where id = ${articleId} for no key update`)
   await db.execute(sql`
     update articles set
       reply_count = (select count(*) from replies where article_id = ${articleId}),

@@ -1,0 +1,30 @@
+import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, PayloadRequest } from 'payload'
+
+import { sql } from '@payloadcms/db-postgres'
+
+import { transactionDb } from '../../../hooks/lockTransaction'
+
+const idOf = (v: unknown): number | undefined =>
+  typeof v === 'number' ? v : v && typeof v === 'object' && 'id' in v ? Number((v as { id: unknown }).id) : undefined
+
+/** The header badge reads users.unread_notifications; it is recounted, never incremented, so it can't drift. */
+export async function recountUnread(req: PayloadRequest, userId: number): Promise<void> {
+  const db = await transactionDb(req)
+  await db.execute(sql`
+    update users set unread_notifications =
+      (select count(*) from notifications where recipient_id = ${userId} and read_at is null)
+    where id = ${userId}`)
+}
+
+export const countUnreadAfterChange: CollectionAfterChangeHook = async ({ doc, previousDoc, operation, req }) => {
+  const recipient = idOf(doc.recipient)
+  const readChanged = operation === 'create' || Boolean(doc.readAt) !== Boolean(previousDoc?.readAt)
+  if (recipient && readChanged) await recountUnread(req, recipient)
+  return doc
+}
+
+export const countUnreadAfterDelete: CollectionAfterDeleteHook = async ({ doc, req }) => {
+  const recipient = idOf(doc.recipient)
+  if (recipient) await recountUnread(req, recipient)
+  return doc
+}

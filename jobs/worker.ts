@@ -1,0 +1,55 @@
+/**
+ * Starts the queue for this process. In `pgboss` mode it creates the queues
+ * (retries with exponential backoff, a dead-letter queue each) and, when
+ * `work` is set, runs their workers; several processes may work one database,
+ * and pg-boss hands each job to exactly one of them.
+ */
+import type { Payload } from 'payload'
+import { PgBoss } from 'pg-boss'
+
+import type { Env } from '../src/lib/env'
+import { JOBS, type JobName } from './definitions'
+import { installQueue, syncJobsIdle } from './queue'
+
+export type RunningQueue = { boss?: PgBoss; stop: () => Promise<void> }
+
+export const deadLetterQueue = (name: string) => `${name}.dead`
+
+export async function startQueue(
+  payload: Payload,
+  env: Env,
+  { work, log, install = true }: { work: boolean; log: (m: string) => void; install?: boolean },
+): Promise<RunningQueue> {
+  if (env.queueConnection === 'sync') {
+    installQueue('sync')
+    // On shutdown, let jobs already running finish (their retries included).
+    return { stop: () => Promise.race([syncJobsIdle(), new Promise<void>((r) => setTimeout(r, 20_000).unref())]) }
+  }
+  const boss = new PgBoss({ connectionString: env.databaseUrl, schema: 'pgboss', max: 5, application_name: 'inkwell-queue' } as never)
+  boss.on('error', (error: Error) => payload.logger.error({ err: error }, 'queue error'))
+  await boss.start()
+  for (const name of Object.keys(JOBS) as JobName[]) {
+    await boss.createQueue(deadLetterQueue(name))
+    await boss.createQueue(name, {
+      retryLimit: JOBS[name].tries - 1,
+      retryDelay: 1,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      deadLetter: deadLetterQueue(name),
+    } as never)
+  }
+  if (install) installQueue('pgboss', boss)
+  if (work) {
+    for (const name of Object.keys(JOBS) as JobName[]) {
+      await boss.work<unknown>(name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+        for (const job of jobs) await JOBS[name].handler(payload, job.data as never)
+      })
+    }
+    log(`Queue workers running (pg-boss): ${Object.keys(JOBS).join(', ')}`)
+  }
+  return {
+    boss,
+    // Graceful: in-flight jobs finish (or return to the queue after the timeout); nothing is lost.
+    stop: () => boss.stop({ graceful: true, timeout: 20_000 }),
+  }
+}

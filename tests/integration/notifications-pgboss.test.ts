@@ -1,0 +1,112 @@
+/**
+ * QUEUE_CONNECTION=pgboss on real PostgreSQL: the job is enqueued through the
+ * reply's own transaction, pg-boss workers send the mail to a real SMTP server,
+ * retry while it is down, and several workers still run each job once.
+ */
+import pg from 'pg'
+import { commitTransaction, createLocalReq, initTransaction, killTransaction } from 'payload'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { startQueue, type RunningQueue } from '../../jobs/worker'
+import { getEnv } from '../../src/lib/env'
+import { createTestPayload, type TestPayload } from '../helpers/payload'
+import { startInbox, smtpEnv, type Inbox } from '../helpers/smtp'
+import { createCast } from '../helpers/users'
+import { waitUntil } from '../helpers/waitUntil'
+
+let t: TestPayload
+let inbox: Inbox
+let queue: RunningQueue
+let db: pg.Client
+let cast: Awaited<ReturnType<typeof createCast>>
+let articleId: number
+
+beforeAll(async () => {
+  inbox = await startInbox()
+  t = await createTestPayload({ ...smtpEnv(inbox), QUEUE_CONNECTION: 'pgboss' })
+  queue = await startQueue(t.payload, getEnv(), { work: true, log: () => {} })
+  db = new pg.Client({ connectionString: t.databaseUrl })
+  db.on('error', () => {})
+  await db.connect()
+  cast = await createCast(t.payload)
+  articleId = (
+    await t.payload.create({
+      collection: 'articles',
+      data: { title: 'Workers', format: 'markdown', markdown: 'Body', status: 'published', author: cast.author.id },
+    })
+  ).id
+})
+afterAll(async () => {
+  await queue?.stop()
+  await db?.end()
+  await t?.destroy()
+  await inbox?.stop()
+})
+
+const reply = (body: string) =>
+  t.payload.create({ collection: 'replies', data: { article: articleId, body }, overrideAccess: false, user: cast.reader })
+
+const mailsAbout = (text: string) => inbox.messages.filter((m) => m.text?.includes(text))
+
+async function jobState(replyId: number): Promise<{ state: string; retry_count: number } | undefined> {
+  const { rows } = await db.query(`select state, retry_count from pgboss.job where name = 'notify-article-author' and singleton_key = $1`, [`reply:${replyId}`])
+  return rows[0]
+}
+
+describe('notify the article author (pg-boss)', () => {
+  it('delivers the notification and the mail through a worker', async () => {
+    const created = await reply('Through the queue')
+    await waitUntil(async () => mailsAbout('Through the queue').length === 1, { what: 'the mail' })
+    await waitUntil(async () => (await jobState(created.id))?.state === 'completed', { what: 'job completion' })
+    const { totalDocs } = await t.payload.count({ collection: 'notifications', where: { reply: { equals: created.id } } })
+    expect(totalDocs).toBe(1)
+  })
+
+  it('enqueues nothing when the reply’s transaction rolls back', async () => {
+    const req = await createLocalReq({ user: { ...cast.reader, collection: 'users' } as never }, t.payload)
+    await initTransaction(req)
+    const created = await t.payload.create({ collection: 'replies', data: { article: articleId, body: 'Rolled back' }, req })
+    await killTransaction(req)
+    expect(await jobState(created.id)).toBeUndefined()
+    expect(await t.payload.findByID({ collection: 'replies', id: created.id, disableErrors: true })).toBeNull()
+  })
+
+  it('commits the job with the reply', async () => {
+    const req = await createLocalReq({ user: { ...cast.reader, collection: 'users' } as never }, t.payload)
+    await initTransaction(req)
+    const created = await t.payload.create({ collection: 'replies', data: { article: articleId, body: 'Committed in a transaction' }, req })
+    await commitTransaction(req)
+    await waitUntil(async () => mailsAbout('Committed in a transaction').length === 1, { what: 'the mail' })
+    expect((await jobState(created.id))?.state).toMatch(/active|completed/)
+  })
+
+  it('retries while the mail server is down, then sends exactly one mail and keeps one notification', async () => {
+    await inbox.stop()
+    const created = await reply('Sent during an outage')
+    const failed = await waitUntil(async () => {
+      const job = await jobState(created.id)
+      return job && job.retry_count >= 1 ? job : undefined
+    }, { what: 'a failed first try' })
+    expect(failed.retry_count).toBeGreaterThanOrEqual(1)
+    await inbox.start()
+    await waitUntil(async () => (await jobState(created.id))?.state === 'completed', { what: 'job completion after the outage' })
+    expect(mailsAbout('Sent during an outage')).toHaveLength(1)
+    const { docs } = await t.payload.find({ collection: 'notifications', where: { reply: { equals: created.id } } })
+    expect(docs).toHaveLength(1)
+    expect(docs[0]!.mailedAt).toBeTruthy()
+  })
+
+  it('runs each job once with two workers on one database', async () => {
+    const second = await startQueue(t.payload, getEnv(), { work: true, log: () => {}, install: false })
+    try {
+      const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => reply(`Parallel reply ${i}`)))
+      await waitUntil(async () => mailsAbout('Parallel reply').length >= 12, { what: '12 mails' })
+      for (const r of replies) await waitUntil(async () => (await jobState(r.id))?.state === 'completed', { what: `job ${r.id}` })
+      expect(mailsAbout('Parallel reply')).toHaveLength(12)
+      const { totalDocs } = await t.payload.count({ collection: 'notifications', where: { reply: { in: replies.map((r) => r.id) } } })
+      expect(totalDocs).toBe(12)
+    } finally {
+      await second.stop()
+    }
+  })
+})

@@ -1,0 +1,49 @@
+/** Reply counters stay right through concurrent creates and deletes. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { createTestPayload, type TestPayload } from '../helpers/payload'
+import { createCast } from '../helpers/users'
+
+let t: TestPayload
+let cast: Awaited<ReturnType<typeof createCast>>
+
+beforeAll(async () => {
+  t = await createTestPayload({ QUEUE_CONNECTION: 'sync' })
+  cast = await createCast(t.payload)
+})
+afterAll(() => t?.destroy())
+
+describe('article reply statistics', () => {
+  it('match the replies table after concurrent creates and deletes', async () => {
+    const article = await t.payload.create({
+      collection: 'articles',
+      data: { title: 'Busy thread', format: 'markdown', markdown: 'x', status: 'published', author: cast.author.id },
+    })
+    const users = [cast.reader, cast.otherAuthor, cast.admin, cast.owner]
+    const replies = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        t.payload.create({ collection: 'replies', data: { article: article.id, body: `Reply ${i}` }, overrideAccess: false, user: users[i % users.length] }),
+      ),
+    )
+    await Promise.all(replies.slice(0, 8).map((r) => t.payload.delete({ collection: 'replies', id: r.id })))
+
+    const stored = await t.payload.findByID({ collection: 'articles', id: article.id, depth: 0 })
+    const remaining = await t.payload.find({ collection: 'replies', where: { article: { equals: article.id } }, sort: '-createdAt', limit: 100 })
+    expect(remaining.totalDocs).toBe(16)
+    expect(stored.replyCount).toBe(16)
+    expect(new Date(stored.lastReplyAt!).getTime()).toBe(new Date(remaining.docs[0]!.createdAt).getTime())
+  })
+
+  it('refuses empty and too long replies with a message naming the field, storing nothing', async () => {
+    const article = await t.payload.create({
+      collection: 'articles',
+      data: { title: 'Quiet thread', format: 'markdown', markdown: 'x', status: 'published', author: cast.author.id },
+    })
+    for (const body of ['   ', 'x'.repeat(5001)]) {
+      await expect(
+        t.payload.create({ collection: 'replies', data: { article: article.id, body }, overrideAccess: false, user: cast.reader }),
+      ).rejects.toThrow(/body/i)
+    }
+    expect((await t.payload.count({ collection: 'replies', where: { article: { equals: article.id } } })).totalDocs).toBe(0)
+  })
+})
