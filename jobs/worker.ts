@@ -25,7 +25,8 @@ export async function startQueue(
     // On shutdown, let jobs already running finish (their retries included).
     return { stop: () => Promise.race([syncJobsIdle(), new Promise<void>((r) => setTimeout(r, 20_000).unref())]) }
   }
-  const boss = new PgBoss({ connectionString: env.databaseUrl, schema: 'pgboss', max: 5, application_name: 'inkwell-queue' } as never)
+  // LISTEN/NOTIFY wakes a worker as soon as a job commits; polling stays as the fallback.
+  const boss = new PgBoss({ connectionString: env.databaseUrl, schema: 'pgboss', max: 5, useListenNotify: true, application_name: 'inkwell-queue' } as never)
   boss.on('error', (error: Error) => payload.logger.error({ err: error }, 'queue error'))
   await boss.start()
   for (const name of Object.keys(JOBS) as JobName[]) {
@@ -36,6 +37,7 @@ export async function startQueue(
       retryBackoff: true,
       retryDelayMax: 300,
       deadLetter: deadLetterQueue(name),
+      notify: true,
     } as never)
   }
   if (install) installQueue('pgboss', boss)

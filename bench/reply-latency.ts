@@ -1,0 +1,106 @@
+/**
+ * Reply → mail latency in pgboss mode: `npm run bench:replies [-- --replies 200]`
+ *
+ * A fresh database, a pg-boss worker and a real SMTP server on loopback; each
+ * reply is created through Payload (as the API would) and timed until its mail
+ * arrives. Prints p50, p95 and max.
+ */
+import { mkdtempSync } from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+
+import pg from 'pg'
+import { SMTPServer } from 'smtp-server'
+
+const { values: args } = parseArgs({ options: { replies: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '1' } } })
+const REPLIES = Number(args.replies)
+
+function adminUrl(): string {
+  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL
+  return `postgres://${process.env.PGUSER ?? 'postgres'}@${process.env.PGHOST ?? '127.0.0.1'}:${process.env.PGPORT ?? '5432'}/postgres`
+}
+async function admin(sql: string) {
+  const c = new pg.Client({ connectionString: adminUrl() })
+  await c.connect()
+  try {
+    await c.query(sql)
+  } finally {
+    await c.end()
+  }
+}
+
+const arrivals = new Map<string, number>()
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS', 'AUTH'],
+  logger: false,
+  onData(stream, _s, done) {
+    let raw = ''
+    stream.on('data', (c) => (raw += c))
+    stream.on('end', () => {
+      const marker = raw.match(/latency-probe-(\d+)/)
+      if (marker) arrivals.set(marker[1]!, performance.now())
+      done()
+    })
+  },
+})
+await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()))
+const smtpPort = (smtp.server.address() as { port: number }).port
+
+const dbName = `inkwell_bench_replies_${Date.now().toString(36)}`
+await admin(`create database "${dbName}"`)
+Object.assign(process.env, {
+  DATABASE_URL: adminUrl().replace(/\/postgres$/, `/${dbName}`),
+  QUEUE_CONNECTION: 'pgboss',
+  MAIL_DRIVER: 'smtp',
+  MAIL_HOST: '127.0.0.1',
+  MAIL_PORT: String(smtpPort),
+  PAYLOAD_SECRET: 'bench-secret-not-for-production-0123456789',
+  DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'inkwell-bench-')),
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'development',
+})
+
+const { bootPayload, closePayload } = await import('../src/lib/boot')
+const { startQueue } = await import('../jobs/worker')
+const { payload, env } = await bootPayload({ log: () => {} })
+const queue = await startQueue(payload, env, { work: true, log: () => {} })
+try {
+  const create = (email: string, name: string) =>
+    payload.create({ collection: 'users', data: { email, name, password: 'bench-password-123' } })
+  const author = await create('author@bench.test', 'Author')
+  await create('admin@bench.test', 'Admin')
+  const reader = await create('reader@bench.test', 'Reader')
+  const article = await payload.create({
+    collection: 'articles',
+    data: { title: 'Latency', format: 'markdown', markdown: 'x', status: 'published', author: author.id },
+  })
+
+  const latencies: number[] = []
+  for (let i = 0; i < REPLIES; i++) {
+    const started = performance.now()
+    await payload.create({
+      collection: 'replies',
+      data: { article: article.id, body: `latency-probe-${i}` },
+      overrideAccess: false,
+      user: { ...reader, collection: 'users' } as never,
+    })
+    while (!arrivals.has(String(i))) await new Promise((r) => setTimeout(r, 2))
+    latencies.push(arrivals.get(String(i))! - started)
+    if ((i + 1) % 50 === 0) console.log(`[bench] ${i + 1}/${REPLIES} replies`)
+  }
+  latencies.sort((a, b) => a - b)
+  const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]!
+  console.log(`\nReply → mail latency, pgboss mode, ${REPLIES} replies, real SMTP on loopback (${os.cpus().length} cores, Node ${process.version})\n`)
+  console.log('| p50 ms | p95 ms | max ms |')
+  console.log('| ---: | ---: | ---: |')
+  console.log(`| ${pct(50).toFixed(0)} | ${pct(95).toFixed(0)} | ${latencies.at(-1)!.toFixed(0)} |`)
+  console.log(`\ngoal p95 ≤ 1000 ms: ${pct(95) <= 1000 ? 'met' : 'NOT met'}`)
+} finally {
+  await queue.stop()
+  await closePayload(payload)
+  smtp.close()
+  await admin(`drop database if exists "${dbName}" with (force)`)
+}
+process.exit(0)
