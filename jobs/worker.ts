@@ -5,7 +5,7 @@
  * and pg-boss hands each job to exactly one of them.
  */
 import type { Payload } from 'payload'
-import { PgBoss } from 'pg-boss'
+import { PgBoss, type WorkOptions } from 'pg-boss'
 
 import type { Env } from '../src/lib/env'
 import { JOBS, type JobName } from './definitions'
@@ -14,6 +14,13 @@ import { installQueue, syncJobsIdle } from './queue'
 export type RunningQueue = { boss?: PgBoss; stop: () => Promise<void> }
 
 export const deadLetterQueue = (name: string) => `${name}.dead`
+
+/**
+ * NOTIFY wakes a worker when a job is created; retries (after their backoff)
+ * and backlogs are found by polling, so the backstop poll stays short and a
+ * backlog is drained without pauses.
+ */
+const WORK_OPTIONS = { batchSize: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1, burstWhenReadyExceeds: 1 } satisfies WorkOptions
 
 export async function startQueue(
   payload: Payload,
@@ -43,7 +50,7 @@ export async function startQueue(
   if (install) installQueue('pgboss', boss)
   if (work) {
     for (const name of Object.keys(JOBS) as JobName[]) {
-      await boss.work<unknown>(name, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (jobs) => {
+      await boss.work<unknown>(name, WORK_OPTIONS, async (jobs) => {
         for (const job of jobs) await JOBS[name].handler(payload, job.data as never)
       })
     }
