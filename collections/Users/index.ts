@@ -4,6 +4,8 @@ import { anyone, can, fieldCan, fieldSelfOr, hasPermission } from '../../src/acc
 import { selfOrManager } from './access'
 import { assignInitialRoles } from './hooks/assignInitialRoles'
 import { keepASiteOwnerOnDelete, keepASiteOwnerOnUpdate } from './hooks/keepASiteOwner'
+import { limitAuthAttempts } from './hooks/limitAuthAttempts'
+import { registrationFormOnly } from './hooks/registrationFormOnly'
 
 export type UsersOptions = { secureCookies: boolean }
 
@@ -18,6 +20,8 @@ export function createUsers({ secureCookies }: UsersOptions): CollectionConfig {
       tokenExpiration: 60 * 60 * 24 * 7,
       useSessions: true,
       cookies: { sameSite: 'Lax', secure: secureCookies },
+      // Reset links work once, for 60 minutes; the mail itself is sent by the accounts plugin.
+      forgotPassword: { expiration: 60 * 60 * 1000 },
     },
     admin: {
       useAsTitle: 'name',
@@ -35,6 +39,7 @@ export function createUsers({ secureCookies }: UsersOptions): CollectionConfig {
       unlock: ({ req }) => hasPermission(req, 'users.manage'),
     },
     hooks: {
+      beforeOperation: [limitAuthAttempts, registrationFormOnly],
       beforeChange: [assignInitialRoles, keepASiteOwnerOnUpdate],
       beforeDelete: [keepASiteOwnerOnDelete],
     },

@@ -87,6 +87,7 @@ const schema = z.object({
   TRANSLATE_APPID: optionalString,
   TRANSLATE_KEY: optionalString,
   OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
+  AVATAR_MAX_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024, 'must be at least 1024 bytes').default(5 * 1024 * 1024)),
 })
 
 export type Env = ReturnType<typeof buildEnv>
@@ -180,6 +181,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
       fromName: e.MAIL_FROM_NAME,
     },
     translate: { appId: e.TRANSLATE_APPID, key: e.TRANSLATE_KEY },
+    avatarMaxBytes: e.AVATAR_MAX_BYTES,
     oauth: { allowedProviders: allowedProviders as OAuthProviderId[] },
   }
 }

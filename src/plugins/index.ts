@@ -14,7 +14,7 @@ import { sitePlugin } from './site'
 
 export function inkwellPlugins(env: Env): Plugin[] {
   return [
-    accountsPlugin({ secureCookies: env.secureCookies }),
+    accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.avatarMaxBytes }),
     contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     sitePlugin(),
     articleSeoPlugin({ siteName: 'Inkwell' }),
