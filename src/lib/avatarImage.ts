@@ -20,6 +20,7 @@ export async function sniffAvatar(data: Uint8Array): Promise<{ mime: string; ext
 
 /** A safe stored name: the user's base name (letters, digits, dashes) with the sniffed extension. */
 export function avatarFileName(original: string, ext: string): string {
-  const base = original.replace(/\.[^.]*$/, '').replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60)
+  const base = (original.split(/[\\/]/).pop() ?? '')
+    .replace(/\.[^.]*$/, '').replace(/[^\w-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60)
   return `${base || 'avatar'}.${ext}`
 }

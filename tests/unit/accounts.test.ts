@@ -43,7 +43,7 @@ describe('passwordResetMail', () => {
 describe('avatarFileName', () => {
   it('keeps a safe base name and uses the sniffed extension', () => {
     expect(avatarFileName('my photo.gif', 'png')).toBe('my-photo.png')
-    expect(avatarFileName('../../etc/passwd', 'jpg')).toBe('etc-passwd.jpg')
+    expect(avatarFileName('../../etc/passwd', 'jpg')).toBe('passwd.jpg')
     expect(avatarFileName('.png', 'webp')).toBe('avatar.webp')
   })
 })
