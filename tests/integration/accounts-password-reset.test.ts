@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, validUser } from './accounts-client'
 
-type ParsedMail = PostalMime.Email
+type ParsedMail = Awaited<ReturnType<typeof PostalMime.parse>>
 
 async function parseMail(stream: NodeJS.ReadableStream): Promise<ParsedMail> {
   const chunks: Buffer[] = []
