@@ -48,7 +48,7 @@ describe('avatarFileName', () => {
   })
 })
 
-const envWith = (vars: Record<string, string>) => buildEnv({ PAYLOAD_SECRET: 'x'.repeat(32), ...vars } as NodeJS.ProcessEnv)
+const envWith = (vars: Record<string, string>) => buildEnv({ PAYLOAD_SECRET: 'x'.repeat(32), ...vars } as unknown as NodeJS.ProcessEnv)
 
 describe('AVATAR_MAX_BYTES', () => {
   it('defaults to 5 MB and names itself when wrong', () => {
