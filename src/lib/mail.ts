@@ -11,7 +11,7 @@ import type { Env } from './env'
 type Logger = { info: (obj: unknown, msg?: string) => void }
 
 /** A nodemailer transport that logs instead of sending. */
-function logTransport(getLogger: () => Logger): Transport {
+export function logTransport(getLogger: () => Logger): Transport {
   return {
     name: 'inkwell-log',
     version: '1',

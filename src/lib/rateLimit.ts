@@ -8,6 +8,8 @@ import type { Payload, PayloadRequest } from 'payload'
 import { APIError } from 'payload'
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 
+import { getEnv } from './env'
+
 export type RateLimitedAction = 'register' | 'login' | 'passwordReset'
 
 /** Attempts allowed per IP in each window. Generous for people, tight for scripts. */
@@ -35,18 +37,25 @@ async function postgresLimiter(payload: Payload, action: RateLimitedAction): Pro
   })
 }
 
-function redisLimiter(redis: Redis, action: RateLimitedAction): RateLimiterAbstract {
-  return new RateLimiterRedis({ storeClient: redis, keyPrefix: `inkwell:rl:${action}`, ...RATE_LIMITS[action] })
+/** Redis first; if Redis is unreachable, the PostgreSQL limiter answers instead, so limits never switch off. */
+function redisLimiter(redis: Redis, action: RateLimitedAction, insurance: RateLimiterAbstract): RateLimiterAbstract {
+  return new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `inkwell:rl:${action}`,
+    insuranceLimiter: insurance,
+    ...RATE_LIMITS[action],
+  })
 }
 
 async function buildLimiters(payload: Payload, redisUrl: string | undefined) {
   const actions = Object.keys(RATE_LIMITS) as RateLimitedAction[]
-  if (redisUrl) {
-    const redis = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false })
-    return Object.fromEntries(actions.map((a) => [a, redisLimiter(redis, a)])) as Record<RateLimitedAction, RateLimiterAbstract>
-  }
-  const built = await Promise.all(actions.map(async (a) => [a, await postgresLimiter(payload, a)] as const))
-  return Object.fromEntries(built) as Record<RateLimitedAction, RateLimiterAbstract>
+  const postgres = Object.fromEntries(
+    await Promise.all(actions.map(async (a) => [a, await postgresLimiter(payload, a)] as const)),
+  ) as Record<RateLimitedAction, RateLimiterAbstract>
+  if (!redisUrl) return postgres
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000 })
+  redis.on('error', (error) => payload.logger.warn(`rate limits: Redis unavailable, using PostgreSQL (${error.message})`))
+  return Object.fromEntries(actions.map((a) => [a, redisLimiter(redis, a, postgres[a])])) as Record<RateLimitedAction, RateLimiterAbstract>
 }
 
 /**
@@ -66,7 +75,7 @@ export async function limitByIp(req: PayloadRequest, action: RateLimitedAction):
   const ip = clientIp(req)
   if (!ip) return
   const { payload } = req
-  if (!limiters.has(payload)) limiters.set(payload, buildLimiters(payload, process.env.REDIS_URL || undefined))
+  if (!limiters.has(payload)) limiters.set(payload, buildLimiters(payload, getEnv().redisUrl))
   const limiter = (await limiters.get(payload)!)[action]
   try {
     await limiter.consume(ip)

@@ -15,6 +15,7 @@ export class Browser {
     private readonly payload: Payload,
     private readonly cacheKey: string,
     public ip = `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+    private readonly base = BASE,
   ) {}
 
   cookieHeader(): string {
@@ -41,8 +42,8 @@ export class Browser {
     if (this.cookies.size) headers.set('cookie', this.cookieHeader())
     const method = init.method ?? (init.json !== undefined || init.body !== undefined ? 'POST' : 'GET')
     // Browsers send Origin on every POST and Sec-Fetch-Site everywhere; tests may replace or drop them.
-    if (init.origin !== null && method !== 'GET') headers.set('origin', init.origin ?? BASE)
-    if (!headers.has('sec-fetch-site')) headers.set('sec-fetch-site', init.origin && init.origin !== BASE ? 'cross-site' : 'same-origin')
+    if (init.origin !== null && method !== 'GET') headers.set('origin', init.origin ?? this.base)
+    if (!headers.has('sec-fetch-site')) headers.set('sec-fetch-site', init.origin && init.origin !== this.base ? 'cross-site' : 'same-origin')
     let body = init.body
     if (init.json !== undefined) {
       headers.set('content-type', 'application/json')
@@ -51,7 +52,7 @@ export class Browser {
     const config = this.payload.config
     const response = await handleEndpoints({
       config,
-      request: new Request(BASE + path, { method, headers, body }),
+      request: new Request(this.base + path, { method, headers, body }),
       payloadInstanceCacheKey: this.cacheKey,
     })
     this.remember(response.headers)
