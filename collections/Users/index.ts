@@ -1,17 +1,19 @@
 import type { CollectionConfig } from 'payload'
 
 import { anyone, can, fieldCan, fieldSelfOr, hasPermission } from '../../src/access'
+import { passwordResetMail } from '../../src/lib/accountMail'
 import { selfOrManager } from './access'
+import { resetMailArgs } from './hooks/resetMailArgs'
 import { assignInitialRoles } from './hooks/assignInitialRoles'
 import { keepASiteOwnerOnDelete, keepASiteOwnerOnUpdate } from './hooks/keepASiteOwner'
 import { limitAuthAttempts } from './hooks/limitAuthAttempts'
 import { registrationFormOnly } from './hooks/registrationFormOnly'
 
-export type UsersOptions = { secureCookies: boolean }
+export type UsersOptions = { secureCookies: boolean; baseUrl: string }
 
 const nobodyWrites = { create: () => false, update: () => false }
 
-export function createUsers({ secureCookies }: UsersOptions): CollectionConfig {
+export function createUsers({ secureCookies, baseUrl }: UsersOptions): CollectionConfig {
   return {
     slug: 'users',
     auth: {
@@ -21,7 +23,12 @@ export function createUsers({ secureCookies }: UsersOptions): CollectionConfig {
       useSessions: true,
       cookies: { sameSite: 'Lax', secure: secureCookies },
       // Reset links work once, for 60 minutes; the mail itself is sent by the accounts plugin.
-      forgotPassword: { expiration: 60 * 60 * 1000 },
+      forgotPassword: {
+        expiration: 60 * 60 * 1000,
+        // Payload's own /api/users/forgot-password (the admin's form) mails the reader site's link too.
+        generateEmailSubject: async (args) => passwordResetMail(await resetMailArgs(args, baseUrl)).subject,
+        generateEmailHTML: async (args) => passwordResetMail(await resetMailArgs(args, baseUrl)).html,
+      },
     },
     admin: {
       useAsTitle: 'name',

@@ -159,4 +159,25 @@ describe('accounts in the browser', () => {
     await login.signIn(EMAIL, 'second-secret-42')
     await expect(new AccountMenu(page).userName().textContent()).resolves.toContain('Ada E2E')
   })
+
+  it('refuses cross-site form posts to the site and ignores the session cookie on cross-site API posts', async () => {
+    const astro = await fetch(`${app.url}/login`, {
+      method: 'POST',
+      headers: { origin: 'http://evil.test', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: EMAIL, password: 'second-secret-42' }),
+      redirect: 'manual',
+    })
+    expect(astro.status).toBe(403)
+    expect(astro.headers.getSetCookie()).toEqual([])
+
+    const session = (await context.cookies()).find((c) => c.name === 'payload-token')!
+    const api = await fetch(`${app.url}/api/accounts/profile`, {
+      method: 'POST',
+      headers: { origin: 'http://evil.test', cookie: `payload-token=${session.value}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Forged' }),
+    })
+    expect(api.status).toBe(401)
+    const own = await fetch(`${app.url}/api/users/me`, { headers: { origin: app.url, cookie: `payload-token=${session.value}` } })
+    expect(((await own.json()) as { user: { name: string } }).user.name).toBe('Ada E2E')
+  })
 })

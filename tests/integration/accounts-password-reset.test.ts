@@ -124,4 +124,13 @@ describe('password reset by e-mail', () => {
     const reply = await browser().request('/api/accounts/password/reset', { json: { token, password: 'late-secret', passwordConfirm: 'late-secret' } })
     expect(reply.status).toBe(400)
   })
+
+  it('makes Payload’s own forgot-password route mail the reader site’s link too', async () => {
+    const arriving = mailbox.next()
+    const reply = await browser().request('/api/users/forgot-password', { json: { email: 'admin@example.test' } })
+    expect(reply.status).toBe(200)
+    const mail = await arriving
+    expect(mail.subject).toBe('Reset your Inkwell password')
+    expect(mail.html).toMatch(/href="http:\/\/localhost:3000\/password\/reset\?token=/)
+  })
 })
