@@ -59,14 +59,16 @@ async function buildLimiters(payload: Payload, redisUrl: string | undefined) {
 }
 
 /**
- * The client's address as the one-origin server saw it. Requests made through
+ * The client's address as the one-origin server saw it (Next fills
+ * X-Forwarded-For from the socket when no proxy did). Requests made through
  * the Local API are not limited: they are the
  * application's own calls, not a visitor's.
  */
 export function clientIp(req: Pick<PayloadRequest, 'headers' | 'payloadAPI'>): string | undefined {
   const headers = req.headers
   if (req.payloadAPI === 'local' || !headers) return undefined
-  const forwarded = headers.get('x-forwarded-for')?.split(',')[0]?.trim()
+  // The last entry is the address the nearest proxy (or Next, from the socket) saw; earlier ones are the client's say-so.
+  const forwarded = headers.get('x-forwarded-for')?.split(',').at(-1)?.trim()
   return forwarded || headers.get('x-real-ip') || 'unknown'
 }
 
