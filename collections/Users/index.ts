@@ -7,13 +7,14 @@ import { resetMailArgs } from './hooks/resetMailArgs'
 import { assignInitialRoles } from './hooks/assignInitialRoles'
 import { keepASiteOwnerOnDelete, keepASiteOwnerOnUpdate } from './hooks/keepASiteOwner'
 import { limitAuthAttempts } from './hooks/limitAuthAttempts'
+import { markVerified, noPayloadVerificationMail } from './hooks/emailVerification'
 import { registrationFormOnly } from './hooks/registrationFormOnly'
 
-export type UsersOptions = { secureCookies: boolean; baseUrl: string }
+export type UsersOptions = { secureCookies: boolean; baseUrl: string; verifyEmail: boolean }
 
 const nobodyWrites = { create: () => false, update: () => false }
 
-export function createUsers({ secureCookies, baseUrl }: UsersOptions): CollectionConfig {
+export function createUsers({ secureCookies, baseUrl, verifyEmail }: UsersOptions): CollectionConfig {
   return {
     slug: 'users',
     auth: {
@@ -21,6 +22,9 @@ export function createUsers({ secureCookies, baseUrl }: UsersOptions): Collectio
       lockTime: 10 * 60 * 1000,
       tokenExpiration: 60 * 60 * 24 * 7,
       useSessions: true,
+      // Always on, so the schema does not depend on a setting; with REGISTER_VERIFY_EMAIL off
+      // every new user starts verified (see markVerified), and the accounts plugin sends the mail.
+      verify: true,
       cookies: { sameSite: 'Lax', secure: secureCookies },
       // Reset links work once, for 60 minutes; the mail itself is sent by the accounts plugin.
       forgotPassword: {
@@ -46,8 +50,8 @@ export function createUsers({ secureCookies, baseUrl }: UsersOptions): Collectio
       unlock: ({ req }) => hasPermission(req, 'users.manage'),
     },
     hooks: {
-      beforeOperation: [limitAuthAttempts, registrationFormOnly],
-      beforeChange: [assignInitialRoles, keepASiteOwnerOnUpdate],
+      beforeOperation: [limitAuthAttempts, registrationFormOnly, noPayloadVerificationMail],
+      beforeChange: [markVerified({ verifyEmail }), assignInitialRoles, keepASiteOwnerOnUpdate],
       beforeDelete: [keepASiteOwnerOnDelete],
     },
     fields: [

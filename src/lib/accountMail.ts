@@ -34,3 +34,32 @@ Open this link within 60 minutes to choose a new password. It works once.</p>
 </body></html>`
   return { subject: `Reset your ${siteName} password`, text, html }
 }
+
+export function verifyEmailLink(baseUrl: string, token: string): string {
+  return `${baseUrl}/verify-email?token=${encodeURIComponent(token)}`
+}
+
+export function verifyEmailMail({ siteName, baseUrl, token, name }: { siteName: string; baseUrl: string; token: string; name?: string | null }): AccountMail {
+  const link = verifyEmailLink(baseUrl, token)
+  const greeting = name ? `Hello ${name},` : 'Hello,'
+  const text = [
+    greeting,
+    '',
+    `Welcome to ${siteName}. Open this link to confirm your e-mail address; then you can sign in.`,
+    '',
+    link,
+    '',
+    'If you did not create an account, ignore this mail.',
+    '',
+    `— ${siteName}`,
+  ].join('\n')
+  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">
+<p>${escapeHtml(greeting)}</p>
+<p>Welcome to <strong>${escapeHtml(siteName)}</strong>. Open this link to confirm your e-mail address; then you can sign in.</p>
+<p><a href="${escapeHtml(link)}">Confirm my e-mail address</a></p>
+<p style="color:#555">${escapeHtml(link)}</p>
+<p>If you did not create an account, ignore this mail.</p>
+<p>— ${escapeHtml(siteName)}</p>
+</body></html>`
+  return { subject: `Confirm your e-mail address for ${siteName}`, text, html }
+}

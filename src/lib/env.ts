@@ -87,6 +87,7 @@ const schema = z.object({
   TRANSLATE_APPID: optionalString,
   TRANSLATE_KEY: optionalString,
   OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
+  REGISTER_VERIFY_EMAIL: bool(false),
   AVATAR_MAX_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024, 'must be at least 1024 bytes').default(5 * 1024 * 1024)),
 })
 
@@ -182,6 +183,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     },
     translate: { appId: e.TRANSLATE_APPID, key: e.TRANSLATE_KEY },
     avatarMaxBytes: e.AVATAR_MAX_BYTES,
+    verifyEmail: e.REGISTER_VERIFY_EMAIL,
     oauth: { allowedProviders: allowedProviders as OAuthProviderId[] },
   }
 }

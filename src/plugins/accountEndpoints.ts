@@ -6,7 +6,7 @@
  */
 import { logoutOperation, type Endpoint, type PayloadRequest } from 'payload'
 
-import { passwordResetMail } from '../lib/accountMail'
+import { passwordResetMail, verifyEmailMail } from '../lib/accountMail'
 import {
   cookieValue,
   expiredSessionCookie,
@@ -107,8 +107,9 @@ export function accountEndpoints(options: AccountsOptions): Endpoint[] {
       else if (body.password !== body.passwordConfirm) errors.passwordConfirm = 'The two passwords differ.'
       if (Object.keys(errors).length) return fieldErrors(errors)
 
+      let created
       try {
-        await req.payload.create({
+        created = await req.payload.create({
           collection: 'users',
           data: { email, name, password: body.password! },
           overrideAccess: false,
@@ -119,6 +120,18 @@ export function accountEndpoints(options: AccountsOptions): Endpoint[] {
         const fromValidation = validationFieldErrors(error)
         if (fromValidation) return fieldErrors(fromValidation)
         throw error
+      }
+      if (options.verifyEmail) {
+        // Not signed in yet: the mailed link confirms the address first.
+        const stored = (await req.payload.db.findOne({ collection: 'users', where: { id: { equals: created.id } }, req })) as {
+          _verificationToken?: string
+        } | null
+        const mail = verifyEmailMail({ siteName: await siteName(req), baseUrl: options.baseUrl, token: stored?._verificationToken ?? '', name })
+        await req.payload.sendEmail({ to: email, subject: mail.subject, text: mail.text, html: mail.html })
+        return Response.json(
+          { verify: true, message: `Almost done: open the link we mailed to ${email} to confirm your address, then sign in.` },
+          { status: 201, headers: noStore() },
+        )
       }
       const { token, user } = await signIn(req, email, body.password!)
       const headers = noStore()
@@ -149,6 +162,9 @@ export function accountEndpoints(options: AccountsOptions): Endpoint[] {
         const status = errorStatus(error)
         if (status === 429) throw error
         const message = (error as Error).message ?? ''
+        if ((error as Error).name === 'UnverifiedEmail') {
+          return fieldErrors({ form: 'Confirm your e-mail address first: open the link in the mail we sent you.' }, 403)
+        }
         if (/locked/i.test(message)) {
           return fieldErrors(
             { form: 'This account is locked after too many failed attempts. Try again in 10 minutes, or reset your password.' },
@@ -347,5 +363,23 @@ export function accountEndpoints(options: AccountsOptions): Endpoint[] {
     },
   }
 
-  return [captcha, register, login, logout, profile, avatar, forgotPassword, resetPassword]
+  /** POST /api/accounts/verify — the token from the confirmation mail. */
+  const verifyEmail: Endpoint = {
+    path: '/accounts/verify',
+    method: 'post',
+    handler: async (req) => {
+      const body = await readBody(req)
+      if (!body.token) return fieldErrors({ token: 'This confirmation link is incomplete.' })
+      try {
+        await req.payload.verifyEmail({ collection: 'users', token: body.token })
+      } catch (error) {
+        const status = errorStatus(error)
+        if (status >= 400 && status < 500) return fieldErrors({ token: 'This confirmation link is not valid, or was already used.' })
+        throw error
+      }
+      return Response.json({ message: 'Your e-mail address is confirmed. You can sign in now.' }, { status: 200, headers: noStore() })
+    },
+  }
+
+  return [captcha, register, login, logout, profile, avatar, forgotPassword, resetPassword, verifyEmail]
 }

@@ -6,7 +6,7 @@ import { createUsers } from '../../collections/Users'
 import { accountEndpoints } from './accountEndpoints'
 import { addToConfig } from './addToConfig'
 
-export type AccountsOptions = { secureCookies: boolean; baseUrl: string; avatarMaxBytes: number }
+export type AccountsOptions = { secureCookies: boolean; baseUrl: string; avatarMaxBytes: number; verifyEmail: boolean }
 
 /**
  * Users, roles and permissions (the data-driven access model), and the

@@ -14,7 +14,7 @@ import { sitePlugin } from './site'
 
 export function inkwellPlugins(env: Env): Plugin[] {
   return [
-    accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.avatarMaxBytes }),
+    accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.avatarMaxBytes, verifyEmail: env.verifyEmail }),
     contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     sitePlugin(),
     articleSeoPlugin({ siteName: 'Inkwell' }),
