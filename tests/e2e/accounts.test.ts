@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { startApp, type RunningApp } from '../helpers/app'
 import { launchBrowser } from '../helpers/browser'
-import { AccountMenu, ForgotPasswordPage, LoginPage, ProfilePage, RegisterPage, ResetPasswordPage } from './pages/AccountPages'
+import { AccountMenu, ForgotPasswordPage, LoginPage, ProfilePage, RegisterPage, ResetPasswordPage, submit } from './pages/AccountPages'
 
 type Mail = Awaited<ReturnType<typeof PostalMime.parse>>
 
@@ -179,5 +179,41 @@ describe('accounts in the browser', () => {
     expect(api.status).toBe(401)
     const own = await fetch(`${app.url}/api/users/me`, { headers: { origin: app.url, cookie: `payload-token=${session.value}` } })
     expect(((await own.json()) as { user: { name: string } }).user.name).toBe('Ada E2E')
+  })
+
+  it('with REGISTER_VERIFY_EMAIL=true, confirms the address through the mailed link before signing in', async () => {
+    const smtpPort = (smtp.server.address() as AddressInfo).port
+    const verifying = await startApp({ MAIL_DRIVER: 'smtp', MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtpPort), REGISTER_VERIFY_EMAIL: 'true', SEED_ON_START: 'false' })
+    const ctx = await browser.newContext()
+    const p = await ctx.newPage()
+    const store = new pg.Client({ connectionString: verifying.databaseUrl })
+    await store.connect()
+    try {
+      const register = new RegisterPage(p, verifying.url)
+      await register.open()
+      const token = (await ctx.cookies()).find((c) => c.name === 'inkwell-captcha')!.value
+      const { rows } = await store.query<{ answer: string }>('select answer from captcha_challenges where token = $1', [token])
+      const arriving = nextMail()
+      await register.fill({ email: 'confirm-me@example.test', name: 'Confirm Me', password: PASSWORD, captcha: rows[0]!.answer })
+      await register.submit()
+      await expect(p.getByTestId('notice').textContent()).resolves.toMatch(/open the link we mailed/)
+      const link = (await arriving).text!.match(/https?:\/\/\S+\/verify-email\?token=\S+/)![0]
+
+      const login = new LoginPage(p, verifying.url)
+      await login.open()
+      await login.signIn('confirm-me@example.test', PASSWORD)
+      await expect(login.fieldError('form').textContent()).resolves.toMatch(/Confirm your e-mail address first/)
+
+      await p.goto(link)
+      await submit(p, 'Confirm my e-mail address')
+      await expect(p.getByTestId('notice').textContent()).resolves.toMatch(/confirmed/)
+      await login.open()
+      await login.signIn('confirm-me@example.test', PASSWORD)
+      await expect(new AccountMenu(p).userName().textContent()).resolves.toContain('Confirm Me')
+    } finally {
+      await store.end()
+      await ctx.close()
+      await verifying.stop()
+    }
   })
 })
