@@ -27,6 +27,11 @@ export function createMedia({ staticDir }: MediaOptions): CollectionConfig {
         { name: 'card', width: 768, height: undefined },
       ],
       adminThumbnail: 'thumbnail',
+      // Browsers must trust the stored Content-Type (set from the sniffed bytes), never guess.
+      modifyResponseHeaders: ({ headers }) => {
+        headers.set('X-Content-Type-Options', 'nosniff')
+        return headers
+      },
       focalPoint: true,
     },
     fields: [

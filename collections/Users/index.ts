@@ -1,15 +1,20 @@
 import type { CollectionConfig } from 'payload'
 
 import { anyone, can, fieldCan, fieldSelfOr, hasPermission } from '../../src/access'
+import { passwordResetMail } from '../../src/lib/accountMail'
 import { selfOrManager } from './access'
+import { resetMailArgs } from './hooks/resetMailArgs'
 import { assignInitialRoles } from './hooks/assignInitialRoles'
 import { keepASiteOwnerOnDelete, keepASiteOwnerOnUpdate } from './hooks/keepASiteOwner'
+import { limitAuthAttempts } from './hooks/limitAuthAttempts'
+import { markVerified, noPayloadVerificationMail } from './hooks/emailVerification'
+import { registrationFormOnly } from './hooks/registrationFormOnly'
 
-export type UsersOptions = { secureCookies: boolean }
+export type UsersOptions = { secureCookies: boolean; baseUrl: string; verifyEmail: boolean }
 
 const nobodyWrites = { create: () => false, update: () => false }
 
-export function createUsers({ secureCookies }: UsersOptions): CollectionConfig {
+export function createUsers({ secureCookies, baseUrl, verifyEmail }: UsersOptions): CollectionConfig {
   return {
     slug: 'users',
     auth: {
@@ -17,7 +22,17 @@ export function createUsers({ secureCookies }: UsersOptions): CollectionConfig {
       lockTime: 10 * 60 * 1000,
       tokenExpiration: 60 * 60 * 24 * 7,
       useSessions: true,
+      // Always on, so the schema does not depend on a setting; with REGISTER_VERIFY_EMAIL off
+      // every new user starts verified (see markVerified), and the accounts plugin sends the mail.
+      verify: true,
       cookies: { sameSite: 'Lax', secure: secureCookies },
+      // Reset links work once, for 60 minutes; the mail itself is sent by the accounts plugin.
+      forgotPassword: {
+        expiration: 60 * 60 * 1000,
+        // Payload's own /api/users/forgot-password (the admin's form) mails the reader site's link too.
+        generateEmailSubject: async (args) => passwordResetMail(await resetMailArgs(args, baseUrl)).subject,
+        generateEmailHTML: async (args) => passwordResetMail(await resetMailArgs(args, baseUrl)).html,
+      },
     },
     admin: {
       useAsTitle: 'name',
@@ -35,7 +50,8 @@ export function createUsers({ secureCookies }: UsersOptions): CollectionConfig {
       unlock: ({ req }) => hasPermission(req, 'users.manage'),
     },
     hooks: {
-      beforeChange: [assignInitialRoles, keepASiteOwnerOnUpdate],
+      beforeOperation: [limitAuthAttempts, registrationFormOnly, noPayloadVerificationMail],
+      beforeChange: [markVerified({ verifyEmail }), assignInitialRoles, keepASiteOwnerOnUpdate],
       beforeDelete: [keepASiteOwnerOnDelete],
     },
     fields: [

@@ -88,6 +88,8 @@ const schema = z.object({
   TRANSLATE_KEY: optionalString,
   OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
   SITEMAP_MAX_URLS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000).default(50_000)),
+  REGISTER_VERIFY_EMAIL: bool(false),
+  AVATAR_MAX_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024, 'must be at least 1024 bytes').default(5 * 1024 * 1024)),
 })
 
 export type Env = ReturnType<typeof buildEnv>
@@ -181,6 +183,8 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
       fromName: e.MAIL_FROM_NAME,
     },
     translate: { appId: e.TRANSLATE_APPID, key: e.TRANSLATE_KEY },
+    avatarMaxBytes: e.AVATAR_MAX_BYTES,
+    verifyEmail: e.REGISTER_VERIFY_EMAIL,
     oauth: { allowedProviders: allowedProviders as OAuthProviderId[] },
     sitemapMaxUrls: e.SITEMAP_MAX_URLS,
   }

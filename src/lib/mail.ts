@@ -11,15 +11,19 @@ import type { Env } from './env'
 type Logger = { info: (obj: unknown, msg?: string) => void }
 
 /** A nodemailer transport that logs instead of sending. */
-function logTransport(getLogger: () => Logger): Transport {
+export function logTransport(getLogger: () => Logger): Transport {
   return {
     name: 'inkwell-log',
     version: '1',
     send(mail, callback) {
-      const { from, to, subject, text } = mail.data as Record<string, unknown>
+      const { from, to, subject, text, html } = mail.data as Record<string, unknown>
       const body = String(text ?? '')
-      const links = body.match(/https?:\/\/\S+/g) ?? []
-      getLogger().info({ mail: { from, to, subject, text: body, links } }, `mail to ${String(to)}: ${String(subject)}`)
+      const links = [...new Set([...body.matchAll(/https?:\/\/[^\s"'<>]+/g)].map((m) => m[0]))]
+      const headers = { from, to, subject, date: new Date().toUTCString(), messageId: mail.message.messageId() }
+      getLogger().info(
+        { mail: { headers, text: body, links, hasHtml: Boolean(html) } },
+        `mail to ${String(to)}: ${String(subject)}\n${body}\nlinks: ${links.join(' ')}`,
+      )
       callback(null, { envelope: mail.message.getEnvelope(), messageId: mail.message.messageId() } as never)
     },
   }

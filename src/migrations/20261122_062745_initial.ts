@@ -38,6 +38,8 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	"salt" varchar,
   	"hash" varchar,
   	"reset_password_requested_at" timestamp(3) with time zone,
+  	"_verified" boolean,
+  	"_verificationtoken" varchar,
   	"login_attempts" numeric DEFAULT 0,
   	"lock_until" timestamp(3) with time zone
   );

@@ -1,5 +1,6 @@
 import * as migration_20261122_062745_initial from './20261122_062745_initial';
 import * as migration_20261122_070000_seed_roles from './20261122_070000_seed_roles';
+import * as migration_20261122_070100_account_stores from './20261122_070100_account_stores';
 
 export const migrations = [
   {
@@ -11,5 +12,10 @@ export const migrations = [
     up: migration_20261122_070000_seed_roles.up,
     down: migration_20261122_070000_seed_roles.down,
     name: '20261122_070000_seed_roles'
+  },
+  {
+    up: migration_20261122_070100_account_stores.up,
+    down: migration_20261122_070100_account_stores.down,
+    name: '20261122_070100_account_stores'
   },
 ];

@@ -2,23 +2,26 @@
  * A real SMTP server on loopback (npm smtp-server) that keeps what it receives.
  * It can be stopped and started again on the same port to test a mail outage.
  */
-import { simpleParser, type ParsedMail } from 'mailparser'
+import PostalMime, { type Email } from 'postal-mime'
 import { SMTPServer } from 'smtp-server'
 
 import { freePort } from './app'
 
+/** A received message, parsed; `to` keeps the shape tests compare against. */
+export type ReceivedMail = Email & { to: { text: string } }
+
 export type Inbox = {
   port: number
-  messages: ParsedMail[]
+  messages: ReceivedMail[]
   /** Resolves when `count` messages have arrived in total. */
-  waitFor: (count: number, timeoutMs?: number) => Promise<ParsedMail[]>
+  waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedMail[]>
   stop: () => Promise<void>
   start: () => Promise<void>
 }
 
 export async function startInbox(): Promise<Inbox> {
   const port = await freePort()
-  const messages: ParsedMail[] = []
+  const messages: ReceivedMail[] = []
   const waiters: { count: number; resolve: () => void }[] = []
   let server: SMTPServer | undefined
 
@@ -29,8 +32,10 @@ export async function startInbox(): Promise<Inbox> {
         disabledCommands: ['STARTTLS', 'AUTH'],
         logger: false,
         onData(stream, _session, callback) {
-          simpleParser(stream)
-            .then((mail) => {
+          streamToBuffer(stream)
+            .then((raw) => PostalMime.parse(raw))
+            .then((email) => {
+              const mail = { ...email, to: { text: (email.to ?? []).map((a) => a.address).join(', ') } } as ReceivedMail
               messages.push(mail)
               for (const w of waiters.filter((w) => messages.length >= w.count)) w.resolve()
               callback()
@@ -55,6 +60,15 @@ export async function startInbox(): Promise<Inbox> {
     stop: () => new Promise((resolve) => (server ? server.close(() => resolve()) : resolve())),
     start: listen,
   }
+}
+
+function streamToBuffer(stream: NodeJS.ReadableStream): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    stream.on('data', (c: Buffer) => chunks.push(c))
+    stream.on('end', () => resolve(Buffer.concat(chunks)))
+    stream.on('error', reject)
+  })
 }
 
 export function smtpEnv(inbox: Inbox): Record<string, string> {

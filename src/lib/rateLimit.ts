@@ -1,0 +1,88 @@
+/**
+ * Per-IP rate limits on the public account forms (register, login, password
+ * reset requests). Stored in Redis when REDIS_URL is set, otherwise in a
+ * PostgreSQL table, so several web processes share one count either way.
+ */
+import { Redis } from 'ioredis'
+import type { Payload, PayloadRequest } from 'payload'
+import { APIError } from 'payload'
+import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+
+import { getEnv } from './env'
+
+export type RateLimitedAction = 'register' | 'login' | 'passwordReset'
+
+/** Attempts allowed per IP in each window. Generous for people, tight for scripts. */
+export const RATE_LIMITS: Record<RateLimitedAction, { points: number; duration: number }> = {
+  register: { points: 10, duration: 60 * 60 },
+  login: { points: 20, duration: 15 * 60 },
+  passwordReset: { points: 5, duration: 15 * 60 },
+}
+
+export class RateLimited extends APIError {
+  constructor(retryAfterSeconds: number) {
+    super(`Too many attempts from your address. Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`, 429, undefined, true)
+  }
+}
+
+const limiters = new WeakMap<Payload, Promise<Record<RateLimitedAction, RateLimiterAbstract>>>()
+
+async function postgresLimiter(payload: Payload, action: RateLimitedAction): Promise<RateLimiterAbstract> {
+  const storeClient = (payload.db as unknown as { pool: unknown }).pool
+  return new Promise((resolve, reject) => {
+    const limiter: RateLimiterPostgres = new RateLimiterPostgres(
+      { storeClient, storeType: 'pool', tableName: 'rate_limits', keyPrefix: action, ...RATE_LIMITS[action] },
+      (error?: Error) => (error ? reject(error) : resolve(limiter)),
+    )
+  })
+}
+
+/** Redis first; if Redis is unreachable, the PostgreSQL limiter answers instead, so limits never switch off. */
+function redisLimiter(redis: Redis, action: RateLimitedAction, insurance: RateLimiterAbstract): RateLimiterAbstract {
+  return new RateLimiterRedis({
+    storeClient: redis,
+    keyPrefix: `inkwell:rl:${action}`,
+    insuranceLimiter: insurance,
+    ...RATE_LIMITS[action],
+  })
+}
+
+async function buildLimiters(payload: Payload, redisUrl: string | undefined) {
+  const actions = Object.keys(RATE_LIMITS) as RateLimitedAction[]
+  const postgres = Object.fromEntries(
+    await Promise.all(actions.map(async (a) => [a, await postgresLimiter(payload, a)] as const)),
+  ) as Record<RateLimitedAction, RateLimiterAbstract>
+  if (!redisUrl) return postgres
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000 })
+  redis.on('error', (error) => payload.logger.warn(`rate limits: Redis unavailable, using PostgreSQL (${error.message})`))
+  return Object.fromEntries(actions.map((a) => [a, redisLimiter(redis, a, postgres[a])])) as Record<RateLimitedAction, RateLimiterAbstract>
+}
+
+/**
+ * The client's address as the one-origin server saw it (Next fills
+ * X-Forwarded-For from the socket when no proxy did). Requests made through
+ * the Local API are not limited: they are the
+ * application's own calls, not a visitor's.
+ */
+export function clientIp(req: Pick<PayloadRequest, 'headers' | 'payloadAPI'>): string | undefined {
+  const headers = req.headers
+  if (req.payloadAPI === 'local' || !headers) return undefined
+  // The last entry is the address the nearest proxy (or Next, from the socket) saw; earlier ones are the client's say-so.
+  const forwarded = headers.get('x-forwarded-for')?.split(',').at(-1)?.trim()
+  return forwarded || headers.get('x-real-ip') || 'unknown'
+}
+
+/** Counts one attempt for the request's IP; throws a 429 RateLimited when the window is used up. */
+export async function limitByIp(req: PayloadRequest, action: RateLimitedAction): Promise<void> {
+  const ip = clientIp(req)
+  if (!ip) return
+  const { payload } = req
+  if (!limiters.has(payload)) limiters.set(payload, buildLimiters(payload, getEnv().redisUrl))
+  const limiter = (await limiters.get(payload)!)[action]
+  try {
+    await limiter.consume(ip)
+  } catch (result) {
+    if (result instanceof RateLimiterRes) throw new RateLimited(result.msBeforeNext / 1000)
+    throw result
+  }
+}

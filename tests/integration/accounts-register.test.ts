@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { createTestPayload, type TestPayload } from '../helpers/payload'
+import { Browser, captchaAnswer, validUser } from './accounts-client'
+
+let t: TestPayload
+const browser = () => new Browser(t.payload, t.databaseName)
+const userCount = () => t.payload.count({ collection: 'users', overrideAccess: true }).then((r) => r.totalDocs)
+
+async function roleSlugsOf(email: string): Promise<string[]> {
+  const { docs } = await t.payload.find({ collection: 'users', where: { email: { equals: email } }, depth: 1, overrideAccess: true })
+  return (docs[0]?.roles ?? []).map((r) => (typeof r === 'object' ? r.slug : String(r)))
+}
+
+beforeAll(async () => {
+  t = await createTestPayload()
+})
+afterAll(() => t?.destroy())
+
+describe('captcha', () => {
+  it('serves an SVG picture and binds its answer to the browser with an HttpOnly cookie', async () => {
+    const b = browser()
+    const reply = await b.request('/api/accounts/captcha')
+    expect(reply.status).toBe(200)
+    expect(reply.headers.get('content-type')).toMatch(/^image\/svg\+xml/)
+    expect(reply.headers.get('cache-control')).toBe('no-store')
+    expect(await reply.text()).toMatch(/^<svg/)
+    const cookie = reply.headers.getSetCookie().find((c) => c.startsWith('inkwell-captcha='))!
+    expect(cookie).toMatch(/HttpOnly/)
+    expect(cookie).toMatch(/SameSite=Lax/)
+  })
+
+  it('refuses a wrong answer, and the challenge cannot be tried again', async () => {
+    const b = browser()
+    const answer = await b.solveCaptcha()
+    const wrong = await b.request('/api/accounts/register', { json: { ...validUser('wrong@example.test'), captcha: answer + 'x' } })
+    expect(wrong.status).toBe(400)
+    expect((await wrong.json()).errors.captcha).toMatch(/do not match/)
+    const retried = await b.request('/api/accounts/register', { json: { ...validUser('wrong@example.test'), captcha: answer } })
+    expect((await retried.json()).errors.captcha).toMatch(/expired/)
+    expect(await userCount()).toBe(0)
+  })
+
+  it('accepts a right answer only once', async () => {
+    const b = browser()
+    const answer = await b.solveCaptcha()
+    const token = b.cookies.get('inkwell-captcha')!
+    const first = await b.request('/api/accounts/register', { json: { ...validUser('once@example.test'), captcha: answer.toUpperCase() } })
+    expect(first.status).toBe(201)
+    // Another browser replaying the same cookie and answer gets nowhere.
+    const replay = browser()
+    replay.cookies.set('inkwell-captcha', token)
+    const second = await replay.request('/api/accounts/register', { json: { ...validUser('twice@example.test'), captcha: answer } })
+    expect(second.status).toBe(400)
+    expect((await second.json()).errors.captcha).toMatch(/expired/)
+  })
+
+  it('refuses an answer older than five minutes', async () => {
+    const b = browser()
+    const answer = await b.solveCaptcha()
+    const pool = (t.payload.db as unknown as { pool: { query: (q: string, v: unknown[]) => Promise<unknown> } }).pool
+    await pool.query(`update captcha_challenges set expires_at = now() - interval '1 second' where token = $1`, [b.cookies.get('inkwell-captcha')])
+    const reply = await b.request('/api/accounts/register', { json: { ...validUser('late@example.test'), captcha: answer } })
+    expect(reply.status).toBe(400)
+    expect((await reply.json()).errors.captcha).toMatch(/expired/)
+    expect(await roleSlugsOf('late@example.test')).toEqual([])
+  })
+
+  it('is bound to the browser: another browser’s answer does not help', async () => {
+    const mine = browser()
+    const theirs = browser()
+    const theirAnswer = await theirs.solveCaptcha()
+    await mine.request('/api/accounts/captcha')
+    const myAnswer = await captchaAnswer(t.payload, mine.cookies.get('inkwell-captcha')!)
+    const reply = await mine.request('/api/accounts/register', {
+      json: { ...validUser('bound@example.test'), captcha: theirAnswer === myAnswer ? theirAnswer + 'z' : theirAnswer },
+    })
+    expect(reply.status).toBe(400)
+  })
+})
+
+describe('registration', () => {
+  it('names each bad field and creates nothing', async () => {
+    const before = await userCount()
+    const reply = await browser().register({ email: 'not-an-email', name: '', password: 'short', passwordConfirm: 'short' })
+    expect(reply.status).toBe(400)
+    const { errors } = await reply.json()
+    expect(Object.keys(errors).sort()).toEqual(['email', 'name', 'password'])
+    const mismatch = await browser().register({ ...validUser('mismatch@example.test'), passwordConfirm: 'something-else' })
+    expect((await mismatch.json()).errors).toEqual({ passwordConfirm: 'The two passwords differ.' })
+    expect(await userCount()).toBe(before)
+  })
+
+  it('refuses a taken e-mail on the e-mail field', async () => {
+    const reply = await browser().register(validUser('ONCE@example.test'))
+    expect(reply.status).toBe(400)
+    expect((await reply.json()).errors).toEqual({ email: 'An account with this e-mail already exists.' })
+  })
+
+  it('signs the new user in with an HttpOnly, SameSite=Lax session cookie', async () => {
+    const b = browser()
+    const reply = await b.register(validUser('new@example.test'))
+    expect(reply.status).toBe(201)
+    const cookie = reply.headers.getSetCookie().find((c) => c.startsWith('payload-token='))!
+    expect(cookie).toMatch(/HttpOnly/)
+    expect(cookie).toMatch(/SameSite=Lax/)
+    expect(cookie).not.toMatch(/Secure/) // BASE_URL is http here
+    expect((await b.me())?.email).toBe('new@example.test')
+  })
+
+  it('gives roles by the first/second/default rule and ignores roles in the body (mass assignment)', async () => {
+    // once@ was the first user (site owner), new@ the third: check the second and a later one.
+    expect(await roleSlugsOf('once@example.test')).toEqual(['site-owner'])
+    const ownerRole = (await t.payload.find({ collection: 'roles', where: { slug: { equals: 'site-owner' } } })).docs[0]!
+    const b = browser()
+    const reply = await b.register({ ...validUser('sneaky@example.test'), roles: [ownerRole.id], unreadNotifications: 99 })
+    expect(reply.status).toBe(201)
+    expect(await roleSlugsOf('sneaky@example.test')).toEqual(['reader'])
+  })
+
+  it('refuses a public registration that skips the form (POST /api/users)', async () => {
+    const before = await userCount()
+    const reply = await browser().request('/api/users', { json: { email: 'bypass@example.test', password: 'analytical-engine', name: 'Bypass' } })
+    expect(reply.status).toBe(403)
+    expect(await userCount()).toBe(before)
+  })
+})
