@@ -21,6 +21,9 @@ const MAIL_ENCRYPTIONS = ['null', 'tls', 'ssl'] as const
 export const OAUTH_PROVIDERS = ['github', 'gitlab', 'google', 'microsoft', 'discord', 'gitee', 'oidc'] as const
 export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number]
 
+/** The rel tokens that make sense on links to other sites (external links always get rel + target=_blank). */
+const LINK_REL_TOKENS = ['noopener', 'noreferrer', 'nofollow', 'ugc', 'sponsored', 'external'] as const
+
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional())
 const bool = (fallback: boolean) =>
@@ -87,6 +90,15 @@ const schema = z.object({
   TRANSLATE_APPID: optionalString,
   TRANSLATE_KEY: optionalString,
   OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
+  EXTERNAL_LINK_REL: z.preprocess(
+    (v) => (emptyToUndefined(v) === undefined ? 'noopener noreferrer nofollow' : String(v).trim().toLowerCase().replace(/\s+/g, ' ')),
+    z
+      .string()
+      .refine(
+        (v) => v.split(' ').every((token) => (LINK_REL_TOKENS as readonly string[]).includes(token)),
+        `must be space-separated tokens among: ${LINK_REL_TOKENS.join(', ')}`,
+      ),
+  ),
 })
 
 export type Env = ReturnType<typeof buildEnv>
@@ -180,6 +192,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
       fromName: e.MAIL_FROM_NAME,
     },
     translate: { appId: e.TRANSLATE_APPID, key: e.TRANSLATE_KEY },
+    externalLinkRel: e.EXTERNAL_LINK_REL,
     oauth: { allowedProviders: allowedProviders as OAuthProviderId[] },
   }
 }

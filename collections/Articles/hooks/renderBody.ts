@@ -1,22 +1,23 @@
 import type { CollectionBeforeChangeHook } from 'payload'
 
-import { convertLexicalToHTML } from '@payloadcms/richtext-lexical/html'
-
 import { renderMarkdown } from '../../../src/lib/markdown'
-import { excerptOf, sanitize } from '../../../src/lib/sanitize'
+import { excerptOf } from '../../../src/lib/sanitize'
+import { convertBody } from './convertBody'
+import { mediaFinder, renderLexical } from './renderLexical'
 
 /**
  * Renders the body once, at save time, into sanitized HTML stored on the
- * article: the reader site, RSS and previews all use this one result.
+ * article: the reader site, RSS and previews all use this one result. When
+ * the format changes, the body is first converted into the new format (the
+ * old field is kept, so nothing is lost).
  */
-export const renderBody: CollectionBeforeChangeHook = ({ data, originalDoc }) => {
+export const renderBody: CollectionBeforeChangeHook = async ({ data, originalDoc, req }) => {
   const format = data.format ?? originalDoc?.format ?? 'markdown'
-  const markdown = data.markdown ?? originalDoc?.markdown
-  const content = data.content ?? originalDoc?.content
-  const html =
-    format === 'html'
-      ? sanitize(content ? convertLexicalToHTML({ data: content, disableContainer: true }) : '')
-      : renderMarkdown(markdown)
+  const switched = !!originalDoc?.format && originalDoc.format !== format
+  const body = switched ? await convertBody({ data, originalDoc, to: format, req }) : {}
+  const markdown = body.markdown ?? data.markdown ?? originalDoc?.markdown
+  const content = body.content ?? data.content ?? originalDoc?.content
+  const html = format === 'html' ? await renderLexical(content, mediaFinder(req)) : await renderMarkdown(markdown)
   const excerpt = typeof data.excerpt === 'string' && data.excerpt.trim() ? data.excerpt.trim() : excerptOf(html)
-  return { ...data, html, excerpt }
+  return { ...data, ...body, html, excerpt }
 }
