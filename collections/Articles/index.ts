@@ -45,7 +45,6 @@ export const Articles: CollectionConfig = {
       ],
       admin: {
         position: 'sidebar',
-        description: 'Switching converts the body into the other format when you save; the old body is kept.',
         components: { Field: '/src/admin/FormatField#FormatField' },
       },
     },
