@@ -22,12 +22,18 @@ type AnyNode = SerializedLexicalNode & {
   value?: unknown
 }
 
+/** Our own files are linked by path, so stored articles survive a change of domain. */
+function sitePath(url: string | null | undefined, serverURL: string): string | null | undefined {
+  if (!url || !serverURL || !url.startsWith(serverURL + '/')) return url
+  return url.slice(serverURL.length)
+}
+
 /** Media documents for rich-text images, read with the editor's own access. */
 export const mediaFinder =
   (req: PayloadRequest): FindMedia =>
   async (ids) => {
     const { docs } = await req.payload.find({ collection: 'media', where: { id: { in: ids } }, limit: ids.length, depth: 0, req })
-    return docs
+    return docs.map((doc) => ({ ...doc, url: sitePath(doc.url, req.payload.config.serverURL) }))
   }
 
 function* walk(nodes: AnyNode[] | undefined): Generator<AnyNode> {
@@ -61,6 +67,26 @@ function converters(highlighter: Highlighter, media: Map<string, MediaLike>): HT
     upload: ({ node }) => {
       const id = mediaId(node as AnyNode)
       return id === undefined ? '' : `<figure>${imageHtml(media.get(String(id)), (node as AnyNode).fields?.alt)}</figure>`
+    },
+    // Compact tables with a header row in <thead>, cells without paragraph wrappers:
+    // what readers, RSS and the Markdown conversion (GFM tables) all expect.
+    table: ({ node, nodesToHTML }) => {
+      const rows = ((node as AnyNode).children ?? []) as AnyNode[]
+      const isHeader = (row: AnyNode | undefined) => !!row?.children?.length && row.children.every((c) => Number((c as { headerState?: number }).headerState) > 0)
+      const head = isHeader(rows[0]) ? rows.slice(0, 1) : []
+      const body = rows.slice(head.length)
+      const html = (list: AnyNode[]) => nodesToHTML({ nodes: list }).join('')
+      return `<table>${head.length ? `<thead>${html(head)}</thead>` : ''}<tbody>${html(body)}</tbody></table>`
+    },
+    tablerow: ({ node, nodesToHTML }) => `<tr>${nodesToHTML({ nodes: (node as AnyNode).children ?? [] }).join('')}</tr>`,
+    tablecell: ({ node, nodesToHTML }) => {
+      const cell = node as AnyNode & { headerState?: number; colSpan?: number; rowSpan?: number }
+      const tag = Number(cell.headerState) > 0 ? 'th' : 'td'
+      const span = `${cell.colSpan && cell.colSpan > 1 ? ` colspan="${cell.colSpan}"` : ''}${cell.rowSpan && cell.rowSpan > 1 ? ` rowspan="${cell.rowSpan}"` : ''}`
+      const lines = (cell.children ?? []).map((child) =>
+        child.type === 'paragraph' ? nodesToHTML({ nodes: child.children ?? [], parent: { ...child, parent: cell } as never }).join('') : nodesToHTML({ nodes: [child] }).join(''),
+      )
+      return `<${tag}${span}>${lines.join('<br>')}</${tag}>`
     },
     blocks: {
       Code: ({ node }: { node: unknown }) => {
