@@ -46,6 +46,14 @@ const articleRenderer = createRenderer({ html: true })
 // Introductions are short profile text: Markdown without raw HTML.
 const introductionRenderer = createRenderer({ html: false })
 
+/**
+ * Markdown as stored: U+0000 becomes U+FFFD, as CommonMark and HTML parsers
+ * do anyway (PostgreSQL text cannot hold NUL, and nothing else is changed).
+ */
+export function storableMarkdown<T extends string | null | undefined>(source: T): T {
+  return (typeof source === 'string' ? source.replace(/\u0000/g, '\uFFFD') : source) as T
+}
+
 /** An article body or a reply: Markdown (raw HTML allowed, then filtered) → sanitized HTML. */
 export async function renderMarkdown(source: string | null | undefined): Promise<string> {
   return sanitize(await articleRenderer(source ?? ''))

@@ -1,9 +1,19 @@
 import type { CollectionBeforeChangeHook } from 'payload'
 
-import { renderMarkdown } from '../../../src/lib/markdown'
+import { renderMarkdown, storableMarkdown } from '../../../src/lib/markdown'
 import { excerptOf } from '../../../src/lib/sanitize'
 import { convertBody } from './convertBody'
 import { mediaFinder, renderLexical } from './renderLexical'
+
+/** Rich text as stored: U+0000, which PostgreSQL's jsonb cannot hold, becomes U+FFFD in every string. */
+function storableJson<T>(value: T): T {
+  if (typeof value === 'string') return storableMarkdown(value) as T
+  if (Array.isArray(value)) return value.map(storableJson) as T
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, storableJson(v)])) as T
+  }
+  return value
+}
 
 /**
  * Renders the body once, at save time, into sanitized HTML stored on the
@@ -15,9 +25,13 @@ export const renderBody: CollectionBeforeChangeHook = async ({ data, originalDoc
   const format = data.format ?? originalDoc?.format ?? 'markdown'
   const switched = !!originalDoc?.format && originalDoc.format !== format
   const body = switched ? await convertBody({ data, originalDoc, to: format, req }) : {}
-  const markdown = body.markdown ?? data.markdown ?? originalDoc?.markdown
-  const content = body.content ?? data.content ?? originalDoc?.content
+  const markdown = storableMarkdown(body.markdown ?? data.markdown ?? originalDoc?.markdown)
+  const content = storableJson(body.content ?? data.content ?? originalDoc?.content)
   const html = format === 'html' ? await renderLexical(content, mediaFinder(req)) : await renderMarkdown(markdown)
   const excerpt = typeof data.excerpt === 'string' && data.excerpt.trim() ? data.excerpt.trim() : excerptOf(html)
-  return { ...data, ...body, html, excerpt }
+  const stored = {
+    ...(typeof data.markdown === 'string' || body.markdown !== undefined ? { markdown } : {}),
+    ...(data.content || body.content ? { content } : {}),
+  }
+  return { ...data, ...body, ...stored, html, excerpt }
 }
