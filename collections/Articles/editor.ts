@@ -15,6 +15,21 @@ import {
   type FeatureProviderServer,
 } from '@payloadcms/richtext-lexical'
 
+/**
+ * Code blocks with a language picker. Their source is a plain textarea:
+ * Payload's default code field loads Monaco from a CDN, and the admin makes
+ * no requests to third parties.
+ */
+function codeBlock() {
+  const block = CodeBlock({ defaultLanguage: 'typescript' })
+  const fields = block.fields.map((field) =>
+    'name' in field && field.name === 'code'
+      ? ({ name: 'code', type: 'textarea', label: 'Code', admin: { rows: 8, className: 'code-block-source' } } as const)
+      : field,
+  )
+  return { ...block, fields }
+}
+
 export function articleEditorFeatures({
   defaultFeatures,
 }: {
@@ -25,7 +40,7 @@ export function articleEditorFeatures({
     ...defaultFeatures.filter((f) => !replaced.has(f.key)),
     HeadingFeature({ enabledHeadingSizes: ['h2', 'h3', 'h4'] }),
     UploadFeature({ collections: { media: { fields: [{ name: 'alt', type: 'text', maxLength: 200 }] } } }),
-    BlocksFeature({ blocks: [CodeBlock({ defaultLanguage: 'typescript' })] }),
+    BlocksFeature({ blocks: [codeBlock()] }),
     EXPERIMENTAL_TableFeature(),
     FixedToolbarFeature(),
   ]
