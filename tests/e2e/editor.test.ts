@@ -44,6 +44,7 @@ beforeAll(async () => {
   ;[app, browser] = await Promise.all([startApp(), launchBrowser()])
 })
 afterAll(async () => {
+  if (process.env.E2E_DEBUG) console.log(app?.output().slice(-5000))
   await browser?.close()
   await app?.stop()
 })
@@ -64,6 +65,7 @@ describe('the Markdown editor', () => {
     await editor.dropFile(await pngFile('dropped-square.png', '#cc3333'))
     await page.waitForFunction(() => /!\[dropped square\]\(\/api\/media\/file\/dropped-square[^)]*\.png\)/.test(document.querySelector('.markdown-editor .cm-content')!.textContent!))
 
+    await page.keyboard.press('Control+End')
     await editor.pasteFile(await pngFile('screenshot.png', '#33cc33'))
     await page.waitForFunction(() => /!\[screenshot\]\(\/api\/media\/file\/screenshot[^)]*\.png\)/.test(document.querySelector('.markdown-editor .cm-content')!.textContent!))
 
@@ -138,11 +140,10 @@ describe('the rich-text (HTML) editor', () => {
     await page.keyboard.type('A paragraph of rich text.')
     await page.keyboard.press('Enter')
     await editor.slashCommand('code', /^Code$/)
-    const code = page.locator('.code-block-source textarea').first()
-    await code.fill('print("hello from lexical")')
     await page.locator('.payload-richtext-code-block__language-selector-button').first().click()
     await page.locator('[data-language="python"]').first().click()
     await page.locator('.payload-richtext-code-block__language-selector-button[data-selected-language="python"]').waitFor()
+    await editor.fillCodeBlock('print("hello from lexical")', 'hello from lexical')
 
     await editor.setStatus('Published')
     const id = await editor.save()

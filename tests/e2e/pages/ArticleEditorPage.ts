@@ -51,9 +51,8 @@ export class ArticleEditorPage {
     }, text)
   }
 
-  /** Pastes a file from the clipboard (a screenshot). */
+  /** Pastes a file from the clipboard (a screenshot) at the cursor. */
   async pasteFile(file: FilePayload) {
-    await this.source.click()
     await this.source.evaluate((el, f) => {
       const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))
       const data = new DataTransfer()
@@ -90,7 +89,6 @@ export class ArticleEditorPage {
   async save(): Promise<number> {
     await this.page.locator('#action-save').click()
     await this.page.waitForURL(/\/admin\/collections\/articles\/\d+/)
-    await this.page.locator('.payload-toast-container', { hasText: /success/i }).waitFor()
     return Number(/articles\/(\d+)/.exec(this.page.url())![1])
   }
 
@@ -99,9 +97,25 @@ export class ArticleEditorPage {
     return this.page.locator('.rich-text-lexical .ContentEditable__root').first()
   }
 
+  /**
+   * Types into the code block's source, then awaits what carries it into the
+   * document: the block's form-state round trip to the server, and the idle
+   * callback in which the rich-text field takes the editor's new state.
+   */
+  async fillCodeBlock(code: string, marker: string) {
+    const synced = this.page.waitForResponse(
+      (r) => r.request().method() === 'POST' && !!r.request().postData()?.includes(marker),
+    )
+    await this.page.locator('.code-block-source textarea').first().fill(code)
+    await synced
+    await this.page.evaluate(
+      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestIdleCallback(() => requestIdleCallback(() => resolve())))),
+    )
+  }
+
   /** Runs a slash command ("/code", "/table", …) at the cursor. */
   async slashCommand(query: string, option: RegExp) {
     await this.page.keyboard.type('/' + query)
-    await this.page.locator('#slash-menu, .slash-menu-popup').getByRole('button', { name: option }).first().click()
+    await this.page.locator('.slash-menu-popup__item', { hasText: option }).first().click()
   }
 }
