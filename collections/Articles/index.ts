@@ -68,6 +68,8 @@ export const Articles: CollectionConfig = {
     {
       name: 'html',
       type: 'textarea',
+      // Highlighted code makes HTML many times longer than its source (Payload's default limit is 40 000).
+      maxLength: 10_000_000,
       admin: { hidden: true },
       access: systemOnly,
     },

@@ -76,6 +76,13 @@ describe('Markdown articles', () => {
     expect(article.html).not.toMatch(/<script|onerror/)
     expect(article.excerpt).toContain('Getting started')
   })
+
+  it('store long highlighted code, though its HTML is many times the length of the source', async () => {
+    const code = Array.from({ length: 1500 }, (_, i) => `const value${i} = compute(${i}, "text") // line ${i}`).join('\n')
+    const article = await createArticle({ format: 'markdown', markdown: '```ts\n' + code + '\n```' })
+    expect(article.html!.length).toBeGreaterThan(100_000)
+    expect(article.html).toContain('line 1499')
+  })
 })
 
 describe('rich-text (HTML) articles', () => {
