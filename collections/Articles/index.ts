@@ -4,6 +4,9 @@ import { can, fieldCan, ownsOr } from '../../src/access'
 import { slugField } from '../../src/fields/slug'
 import { stampOwner } from '../../hooks/stampOwner'
 import { publishedOrOwn } from './access'
+import { defaultFormat } from './defaultFormat'
+import { articleEditor } from './editor'
+import { previewEndpoint } from './endpoints/preview'
 import { renderBody } from './hooks/renderBody'
 import { stampPublishedAt } from './hooks/stampPublishedAt'
 
@@ -24,6 +27,7 @@ export const Articles: CollectionConfig = {
     delete: ownsOr('articles.delete.any'),
   },
   defaultSort: '-publishedAt',
+  endpoints: [previewEndpoint],
   hooks: {
     beforeChange: [stampOwner('author', 'articles.update.any'), stampPublishedAt, renderBody],
   },
@@ -34,29 +38,38 @@ export const Articles: CollectionConfig = {
       name: 'format',
       type: 'select',
       required: true,
-      defaultValue: 'markdown',
+      defaultValue: defaultFormat,
       options: [
         { label: 'Markdown', value: 'markdown' },
         { label: 'HTML (rich text)', value: 'html' },
       ],
-      admin: { position: 'sidebar' },
+      admin: {
+        position: 'sidebar',
+        components: { Field: '/src/admin/FormatField#FormatField' },
+      },
     },
     {
       name: 'markdown',
       label: 'Body (Markdown)',
       type: 'textarea',
       maxLength: 500_000,
-      admin: { condition: (data) => (data?.format ?? 'markdown') === 'markdown', rows: 24 },
+      admin: {
+        condition: (data) => (data?.format ?? 'markdown') === 'markdown',
+        components: { Field: '/src/admin/MarkdownEditor#MarkdownEditorField' },
+      },
     },
     {
       name: 'content',
       label: 'Body (rich text)',
       type: 'richText',
+      editor: articleEditor,
       admin: { condition: (data) => data?.format === 'html' },
     },
     {
       name: 'html',
       type: 'textarea',
+      // Highlighted code makes HTML many times longer than its source (Payload's default limit is 40 000).
+      maxLength: 10_000_000,
       admin: { hidden: true },
       access: systemOnly,
     },

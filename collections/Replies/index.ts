@@ -51,7 +51,8 @@ export const Replies: CollectionConfig = {
         return true
       },
     },
-    { name: 'html', type: 'textarea', admin: { hidden: true }, access: { create: () => false, update: () => false } },
+    // Rendered HTML (highlighted code) is many times longer than the body; Payload's default limit is 40 000.
+    { name: 'html', type: 'textarea', maxLength: 1_000_000, admin: { hidden: true }, access: { create: () => false, update: () => false } },
   ],
   indexes: [{ fields: ['article', 'createdAt'] }],
 }

@@ -21,6 +21,9 @@ const MAIL_ENCRYPTIONS = ['null', 'tls', 'ssl'] as const
 export const OAUTH_PROVIDERS = ['github', 'gitlab', 'google', 'microsoft', 'discord', 'gitee', 'oidc'] as const
 export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number]
 
+/** The rel tokens that make sense on links to other sites (external links always get rel + target=_blank). */
+const LINK_REL_TOKENS = ['noopener', 'noreferrer', 'nofollow', 'ugc', 'sponsored', 'external'] as const
+
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional())
 const bool = (fallback: boolean) =>
@@ -90,6 +93,15 @@ const schema = z.object({
   SITEMAP_MAX_URLS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000).default(50_000)),
   REGISTER_VERIFY_EMAIL: bool(false),
   AVATAR_MAX_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024, 'must be at least 1024 bytes').default(5 * 1024 * 1024)),
+  EXTERNAL_LINK_REL: z.preprocess(
+    (v) => (emptyToUndefined(v) === undefined ? 'noopener noreferrer nofollow' : String(v).trim().toLowerCase().replace(/\s+/g, ' ')),
+    z
+      .string()
+      .refine(
+        (v) => v.split(' ').every((token) => (LINK_REL_TOKENS as readonly string[]).includes(token)),
+        `must be space-separated tokens among: ${LINK_REL_TOKENS.join(', ')}`,
+      ),
+  ),
 })
 
 export type Env = ReturnType<typeof buildEnv>
@@ -185,6 +197,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     translate: { appId: e.TRANSLATE_APPID, key: e.TRANSLATE_KEY },
     avatarMaxBytes: e.AVATAR_MAX_BYTES,
     verifyEmail: e.REGISTER_VERIFY_EMAIL,
+    externalLinkRel: e.EXTERNAL_LINK_REL,
     oauth: { allowedProviders: allowedProviders as OAuthProviderId[] },
     sitemapMaxUrls: e.SITEMAP_MAX_URLS,
   }

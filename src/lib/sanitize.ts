@@ -1,8 +1,26 @@
 /**
- * The one allow-list sanitizer for every piece of user-submitted HTML.
- * Configured once; sanitizing twice gives the same output.
+ * The one allow-list sanitizer for every piece of user-submitted HTML: article
+ * bodies in both formats, replies and profile introductions. Configured once;
+ * sanitizing twice gives the same output.
+ *
+ * What it lets through is deliberately small: text structure, links, images,
+ * tables and highlighted code. No element or attribute that can run script
+ * (event handlers, <script>, <svg>, <math>, <iframe>, <object>, <form>,
+ * <style>, srcset, …) is on the list, URLs are limited to http(s), mailto and
+ * relative ones (sanitize-html decodes entities and strips control
+ * characters and whitespace before it checks the scheme), and `style` is
+ * parsed and kept only for the colour variables the highlighter emits.
+ *
+ * The input is first parsed and re-serialized the way a browser parses it
+ * (parse5 implements the WHATWG algorithm), so the filter judges the tree the
+ * reader's browser will build, not a different parser's idea of it (the root
+ * of mutation XSS); the output is normalized the same way, which also makes
+ * sanitizing idempotent.
  */
+import { parseFragment, serialize, type DefaultTreeAdapterMap } from 'parse5'
 import sanitizeHtml from 'sanitize-html'
+
+import { getEnv } from './env'
 
 const ALLOWED_TAGS = [
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'span',
@@ -11,43 +29,96 @@ const ALLOWED_TAGS = [
   'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'details', 'summary',
 ]
 
-const options: sanitizeHtml.IOptions = {
-  allowedTags: ALLOWED_TAGS,
-  allowedAttributes: {
-    a: ['href', 'title', 'rel', 'target'],
-    img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
-    code: ['class'],
-    pre: ['class'],
-    span: ['class'],
-    th: ['align', 'colspan', 'rowspan'],
-    td: ['align', 'colspan', 'rowspan'],
-    ol: ['start'],
-    h1: ['id'], h2: ['id'], h3: ['id'], h4: ['id'], h5: ['id'], h6: ['id'],
-    abbr: ['title'],
-  },
-  allowedClasses: {
-    code: [/^language-[\w-]+$/],
-    pre: [/^language-[\w-]+$/, 'shiki'],
-    span: [/^line$/, /^token[\w-]*$/],
-  },
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: {},
-  allowProtocolRelative: false,
-  disallowedTagsMode: 'discard',
-  transformTags: {
-    a: (tagName, attribs) => {
-      const external = /^https?:\/\//i.test(attribs.href ?? '')
-      return {
-        tagName,
-        attribs: external ? { ...attribs, rel: 'noopener noreferrer nofollow', target: '_blank' } : attribs,
-      }
+const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6']
+
+const COLOR = /^#[0-9a-f]{3,8}$/i
+/** The custom properties shiki writes for its two themes, and nothing else. */
+const SHIKI_STYLES: Record<string, RegExp[]> = Object.fromEntries(
+  ['light', 'dark'].flatMap((theme) => [
+    [`--shiki-${theme}`, [COLOR]],
+    [`--shiki-${theme}-bg`, [COLOR]],
+    [`--shiki-${theme}-font-style`, [/^(italic|normal)$/]],
+    [`--shiki-${theme}-font-weight`, [/^(bold|normal|\d{3})$/]],
+    [`--shiki-${theme}-text-decoration`, [/^(underline|line-through|none)$/]],
+  ]),
+)
+
+/** Anchor ids (heading links) stay plain, so they can't clobber DOM globals or carry markup. */
+const SAFE_ID = /^[a-z0-9][a-z0-9_-]{0,99}$/
+
+
+function isExternal(href: string | undefined): boolean {
+  return /^https?:\/\//i.test(href ?? '')
+}
+
+
+function keepSafeId(tagName: string, attribs: sanitizeHtml.Attributes) {
+  const { id, ...rest } = attribs
+  return { tagName, attribs: id && SAFE_ID.test(id) ? { ...rest, id } : rest }
+}
+
+function buildOptions(externalLinkRel: string): sanitizeHtml.IOptions {
+  return {
+    allowedTags: ALLOWED_TAGS,
+    allowedAttributes: {
+      a: ['href', 'title', 'rel', 'target'],
+      img: ['src', 'alt', 'title', 'width', 'height', 'loading'],
+      code: ['class'],
+      pre: ['class', 'style'],
+      span: ['class', 'style'],
+      th: ['align', 'colspan', 'rowspan'],
+      td: ['align', 'colspan', 'rowspan'],
+      ol: ['start'],
+      ...Object.fromEntries(HEADINGS.map((h) => [h, ['id']])),
+      abbr: ['title'],
+      details: ['open'],
     },
-  },
+    allowedClasses: {
+      code: [/^language-[\w-]+$/],
+      pre: [/^language-[\w-]+$/, 'shiki', 'shiki-themes', /^github-(light|dark)$/],
+      span: ['line'],
+    },
+    allowedStyles: { pre: SHIKI_STYLES, span: SHIKI_STYLES },
+    parseStyleAttributes: true,
+    allowedSchemes: ['http', 'https', 'mailto'],
+    allowedSchemesByTag: { img: ['http', 'https'] },
+    allowedSchemesAppliedToAttributes: ['href', 'src', 'cite'],
+    allowProtocolRelative: false,
+    disallowedTagsMode: 'discard',
+    transformTags: {
+      ...Object.fromEntries(HEADINGS.map((h) => [h, keepSafeId])),
+      a: (tagName, attribs) => {
+        const { rel: _rel, target: _target, ...rest } = attribs
+        // rel and target are the site's decision, never the author's.
+        return { tagName, attribs: isExternal(attribs.href) ? { ...rest, rel: externalLinkRel, target: '_blank' } : rest }
+      },
+      img: (tagName, attribs) => {
+        const { loading, ...rest } = attribs
+        return { tagName, attribs: loading === 'lazy' || loading === 'eager' ? { ...rest, loading } : rest }
+      },
+    },
+  }
+}
+
+const optionsByRel = new Map<string, sanitizeHtml.IOptions>()
+
+function options(): sanitizeHtml.IOptions {
+  const rel = getEnv().externalLinkRel
+  let built = optionsByRel.get(rel)
+  if (!built) optionsByRel.set(rel, (built = buildOptions(rel)))
+  return built
+}
+
+/** Stored HTML is shown inside a <div> of the article page, so it is parsed in that context. */
+const bodyContext = parseFragment('<div></div>').childNodes[0] as DefaultTreeAdapterMap['element']
+
+function asBrowserParsesIt(html: string): string {
+  return serialize(parseFragment(bodyContext, html, {}))
 }
 
 export function sanitize(html: string | null | undefined): string {
   if (!html) return ''
-  return sanitizeHtml(html, options)
+  return asBrowserParsesIt(sanitizeHtml(asBrowserParsesIt(html), options()))
 }
 
 /** Plain text from HTML, for excerpts and meta descriptions. */

@@ -82,7 +82,7 @@ export async function up({ db, payload, req }: MigrateUpArgs): Promise<void> {
   	"id" serial PRIMARY KEY NOT NULL,
   	"title" varchar NOT NULL,
   	"slug" varchar,
-  	"format" "enum_articles_format" DEFAULT 'markdown' NOT NULL,
+  	"format" "enum_articles_format" NOT NULL,
   	"markdown" varchar,
   	"content" jsonb,
   	"html" varchar,

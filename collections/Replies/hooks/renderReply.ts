@@ -1,9 +1,10 @@
 import type { CollectionBeforeChangeHook } from 'payload'
 
-import { renderMarkdown } from '../../../src/lib/markdown'
+import { renderMarkdown, storableMarkdown } from '../../../src/lib/markdown'
 
-/** Replies are limited Markdown, rendered and filtered by the one sanitizer at save time. */
-export const renderReply: CollectionBeforeChangeHook = ({ data }) => {
+/** Replies are Markdown, rendered, highlighted and filtered by the one sanitizer at save time. */
+export const renderReply: CollectionBeforeChangeHook = async ({ data }) => {
   if (typeof data.body !== 'string') return data
-  return { ...data, html: renderMarkdown(data.body) }
+  const body = storableMarkdown(data.body)
+  return { ...data, body, html: await renderMarkdown(body) }
 }

@@ -1,0 +1,33 @@
+import type { Endpoint } from 'payload'
+
+import { hasPermission } from '../../../src/access'
+import { renderMarkdown } from '../../../src/lib/markdown'
+
+const MAX_PREVIEW_LENGTH = 500_000
+
+/**
+ * POST /api/articles/preview {"markdown": "…"} → {"html": "…"}: the Markdown
+ * editor's live preview, rendered by the very renderer, highlighter and
+ * sanitizer that produce the public page. Writers only.
+ */
+export const previewEndpoint: Endpoint = {
+  path: '/preview',
+  method: 'post',
+  handler: async (req) => {
+    if (!req.user || !(await hasPermission(req, 'articles.create'))) {
+      return Response.json({ errors: [{ message: 'You are not allowed to preview articles.' }] }, { status: 403 })
+    }
+    const body = (await req.json?.().catch(() => undefined)) as { markdown?: unknown } | undefined
+    const markdown = body?.markdown
+    if (typeof markdown !== 'string') {
+      return Response.json({ errors: [{ message: 'markdown: must be a string.', field: 'markdown' }] }, { status: 400 })
+    }
+    if (markdown.length > MAX_PREVIEW_LENGTH) {
+      return Response.json(
+        { errors: [{ message: `markdown: must be at most ${MAX_PREVIEW_LENGTH} characters.`, field: 'markdown' }] },
+        { status: 400 },
+      )
+    }
+    return Response.json({ html: await renderMarkdown(markdown) }, { headers: { 'Cache-Control': 'no-store' } })
+  },
+}

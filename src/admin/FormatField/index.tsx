@@ -1,0 +1,67 @@
+'use client'
+/**
+ * The article's format (Markdown or rich text). Switching an article that
+ * already has a body asks first, because saving converts the body into the
+ * other format (the old body stays stored in its own field).
+ */
+import { ConfirmationModal, FieldDescription, FieldLabel, useDocumentInfo, useField, useFormFields, useModal } from '@payloadcms/ui'
+import type { SelectFieldClientComponent } from 'payload'
+import React, { useState } from 'react'
+
+type Format = 'markdown' | 'html'
+
+const LABELS: Record<Format, string> = { markdown: 'Markdown', html: 'HTML (rich text)' }
+const MODAL_SLUG = 'confirm-format-switch'
+
+function hasLexicalText(content: unknown): boolean {
+  const root = (content as { root?: { children?: unknown[] } } | null)?.root
+  return JSON.stringify(root?.children ?? []).includes('"text":"') || JSON.stringify(root?.children ?? []).includes('"type":"upload"')
+}
+
+export const FormatField: SelectFieldClientComponent = ({ field, path }) => {
+  const { value, setValue } = useField<Format>({ path: path ?? field.name })
+  const { id } = useDocumentInfo()
+  const markdown = useFormFields(([fields]) => fields.markdown?.value) as string | undefined
+  const content = useFormFields(([fields]) => fields.content?.value)
+  const { openModal } = useModal()
+  const [pending, setPending] = useState<Format | null>(null)
+
+  const current: Format = value === 'html' ? 'html' : 'markdown'
+  const hasBody = current === 'markdown' ? !!markdown?.trim() : hasLexicalText(content)
+
+  const choose = (next: Format) => {
+    if (next === current) return
+    if (id && hasBody) {
+      setPending(next)
+      openModal(MODAL_SLUG)
+    } else {
+      setValue(next)
+    }
+  }
+
+  return (
+    <div className="field-type format-field">
+      <FieldLabel label={typeof field.label === 'string' ? field.label : 'Format'} path={path} />
+      <div className="format-field__options" role="radiogroup" aria-label="Format">
+        {(Object.keys(LABELS) as Format[]).map((format) => (
+          <label key={format} className="format-field__option">
+            <input type="radio" name={`${path}-format`} value={format} checked={current === format} onChange={() => choose(format)} />
+            {LABELS[format]}
+          </label>
+        ))}
+      </div>
+      <FieldDescription path={path} description="Switching converts the body into the other format when you save; the old body is kept." />
+      <ConfirmationModal
+        modalSlug={MODAL_SLUG}
+        heading={`Switch to ${pending ? LABELS[pending] : ''}?`}
+        body="When you save, the body is converted into the new format. The body in the current format stays stored alongside until the next switch; check the result before publishing."
+        confirmLabel="Switch and convert"
+        onConfirm={() => {
+          if (pending) setValue(pending)
+          setPending(null)
+        }}
+        onCancel={() => setPending(null)}
+      />
+    </div>
+  )
+}

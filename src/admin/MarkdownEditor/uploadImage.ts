@@ -1,0 +1,61 @@
+/**
+ * Uploads an image to the Media collection with the admin's own session
+ * (POST /api/media, multipart) and returns its Markdown, or throws an Error
+ * whose message can be shown to the writer as is.
+ */
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif']
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024
+
+export class UploadError extends Error {}
+
+function describeSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`
+}
+
+/** Refuses, before any network, what the server would refuse anyway. */
+export function checkImage(file: File): void {
+  if (!IMAGE_TYPES.includes(file.type)) {
+    throw new UploadError(`“${file.name}” is not an image the blog accepts (JPEG, PNG, WebP or GIF).`)
+  }
+  if (file.size > MAX_IMAGE_BYTES) {
+    throw new UploadError(`“${file.name}” is too big (${describeSize(file.size)}); images may be at most ${describeSize(MAX_IMAGE_BYTES)}.`)
+  }
+}
+
+export function altTextOf(file: File): string {
+  return file.name.replace(/\.[^.]+$/, '').replace(/[-_]+/g, ' ').trim() || 'image'
+}
+
+/** Same-origin uploads are linked by path, so articles survive a change of domain. */
+function sitePath(url: string): string {
+  try {
+    const parsed = new URL(url, window.location.origin)
+    return parsed.origin === window.location.origin ? parsed.pathname + parsed.search : parsed.href
+  } catch {
+    return url
+  }
+}
+
+export async function uploadImage(file: File, apiRoute = '/api'): Promise<{ url: string; alt: string }> {
+  checkImage(file)
+  const alt = altTextOf(file)
+  const form = new FormData()
+  form.append('file', file, file.name || 'pasted-image.png')
+  form.append('_payload', JSON.stringify({ alt }))
+  let response: Response
+  try {
+    response = await fetch(`${apiRoute}/media`, { method: 'POST', body: form, credentials: 'include' })
+  } catch {
+    throw new UploadError(`Could not upload “${file.name}”: the server did not answer.`)
+  }
+  const body = (await response.json().catch(() => ({}))) as {
+    doc?: { url?: string | null }
+    errors?: { message?: string }[]
+  }
+  if (!response.ok || !body.doc?.url) {
+    const reason = body.errors?.map((e) => e.message).filter(Boolean).join(' ') || `the server answered ${response.status}`
+    if (response.status === 413) throw new UploadError(`“${file.name}” is too big for the server.`)
+    throw new UploadError(`Could not upload “${file.name}”: ${reason}`)
+  }
+  return { url: sitePath(body.doc.url), alt }
+}

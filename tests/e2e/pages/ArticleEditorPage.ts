@@ -1,0 +1,121 @@
+import type { Locator, Page } from 'playwright-core'
+
+/** A file handed to the page: drag-and-drop and clipboard events carry real File objects built from these bytes. */
+export type FilePayload = { name: string; type: string; base64: string }
+
+/** The article edit screen of the admin, with the Markdown editor and the rich-text editor. */
+export class ArticleEditorPage {
+  constructor(
+    private page: Page,
+    private baseUrl: string,
+  ) {}
+
+  async create() {
+    await this.page.goto(`${this.baseUrl}/admin/collections/articles/create`)
+    await this.page.locator('#field-title').waitFor()
+  }
+
+  async setTitle(title: string) {
+    await this.page.locator('#field-title').fill(title)
+  }
+
+  async chooseFormat(label: 'Markdown' | 'HTML (rich text)') {
+    const radio = this.page.getByRole('radio', { name: label })
+    if (!(await radio.isChecked())) await radio.check()
+  }
+
+  // --- Markdown editor ---------------------------------------------------------
+  get markdownEditor(): Locator {
+    return this.page.locator('.markdown-editor')
+  }
+
+  get source(): Locator {
+    return this.markdownEditor.locator('.cm-content')
+  }
+
+  get preview(): Locator {
+    return this.markdownEditor.locator('.markdown-preview')
+  }
+
+  tool(name: string): Locator {
+    return this.markdownEditor.getByRole('button', { name, exact: true })
+  }
+
+  /** Pastes plain text at the cursor, the way a writer pastes a draft (no auto-closing of brackets). */
+  async pasteText(text: string) {
+    await this.source.click()
+    await this.source.evaluate((el, value) => {
+      const data = new DataTransfer()
+      data.setData('text/plain', value)
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+    }, text)
+  }
+
+  /** Pastes a file from the clipboard (a screenshot) at the cursor. */
+  async pasteFile(file: FilePayload) {
+    await this.source.evaluate((el, f) => {
+      const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))
+      const data = new DataTransfer()
+      data.items.add(new File([bytes], f.name, { type: f.type }))
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }))
+    }, file)
+  }
+
+  /** Drags a file from the desktop and drops it onto the editor's text. */
+  async dropFile(file: FilePayload) {
+    await this.source.evaluate((el, f) => {
+      const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0))
+      const data = new DataTransfer()
+      data.items.add(new File([bytes], f.name, { type: f.type }))
+      const box = el.getBoundingClientRect()
+      const at = { clientX: box.left + 10, clientY: box.top + 10, bubbles: true, cancelable: true, dataTransfer: data }
+      el.dispatchEvent(new DragEvent('dragenter', at))
+      el.dispatchEvent(new DragEvent('dragover', at))
+      el.dispatchEvent(new DragEvent('drop', at))
+    }, file)
+  }
+
+  async sourceText(): Promise<string> {
+    return this.source.evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'))
+  }
+
+  // --- Sidebar and saving ----------------------------------------------------------
+  async setStatus(label: 'Draft' | 'Published') {
+    await this.page.locator('#field-status .rs__control').click()
+    await this.page.locator('.rs__option', { hasText: label }).click()
+  }
+
+  /** Saves and returns the article's id from the edit URL. */
+  async save(): Promise<number> {
+    await this.page.locator('#action-save').click()
+    await this.page.waitForURL(/\/admin\/collections\/articles\/\d+/)
+    return Number(/articles\/(\d+)/.exec(this.page.url())![1])
+  }
+
+  // --- Rich-text editor ----------------------------------------------------------------
+  get richText(): Locator {
+    return this.page.locator('.rich-text-lexical .ContentEditable__root').first()
+  }
+
+  /**
+   * Types into the code block's source, then awaits what carries it into the
+   * document: the block's form-state round trip to the server, and the idle
+   * callback in which the rich-text field takes the editor's new state.
+   */
+  async fillCodeBlock(code: string, marker: string) {
+    const synced = this.page.waitForResponse(
+      (r) => r.request().method() === 'POST' && !!r.request().postData()?.includes(marker),
+    )
+    await this.page.locator('.code-block-source textarea').first().fill(code)
+    await synced
+    await this.page.evaluate(
+      () => new Promise<void>((resolve) => requestAnimationFrame(() => requestIdleCallback(() => requestIdleCallback(() => resolve())))),
+    )
+  }
+
+  /** Runs a slash command ("/code", "/table", …) at the cursor. */
+  async slashCommand(query: string, option: RegExp) {
+    await this.page.keyboard.type('/' + query)
+    await this.page.locator('.slash-menu-popup__item', { hasText: option }).first().click()
+  }
+}
