@@ -2,6 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { anyone, can, fieldCan, ownsOr } from '../../src/access'
 import { stampOwner } from '../../hooks/stampOwner'
+import { limitReplyFlood } from './hooks/limitReplyFlood'
 import { notifyOnReply } from './hooks/notifyOnReply'
 import { renderReply } from './hooks/renderReply'
 import { syncStatsAfterCreate, syncStatsAfterDelete } from './hooks/syncArticleReplyStats'
@@ -19,6 +20,7 @@ export const Replies: CollectionConfig = {
   },
   defaultSort: 'createdAt',
   hooks: {
+    beforeValidate: [limitReplyFlood],
     beforeChange: [stampOwner('author', 'replies.update.any'), renderReply],
     afterChange: [syncStatsAfterCreate, notifyOnReply],
     afterDelete: [syncStatsAfterDelete],

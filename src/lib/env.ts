@@ -90,6 +90,7 @@ const schema = z.object({
   TRANSLATE_APPID: optionalString,
   TRANSLATE_KEY: optionalString,
   OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
+  TRUST_PROXY: bool(false),
   SITEMAP_MAX_URLS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000).default(50_000)),
   REGISTER_VERIFY_EMAIL: bool(false),
   AVATAR_MAX_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024, 'must be at least 1024 bytes').default(5 * 1024 * 1024)),
@@ -200,6 +201,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     externalLinkRel: e.EXTERNAL_LINK_REL,
     oauth: { allowedProviders: allowedProviders as OAuthProviderId[] },
     sitemapMaxUrls: e.SITEMAP_MAX_URLS,
+    trustProxy: e.TRUST_PROXY,
   }
 }
 

@@ -10,18 +10,20 @@ import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiter
 
 import { getEnv } from './env'
 
-export type RateLimitedAction = 'register' | 'login' | 'passwordReset'
+export type RateLimitedAction = 'register' | 'login' | 'passwordReset' | 'reply'
 
 /** Attempts allowed per IP in each window. Generous for people, tight for scripts. */
 export const RATE_LIMITS: Record<RateLimitedAction, { points: number; duration: number }> = {
   register: { points: 10, duration: 60 * 60 },
   login: { points: 20, duration: 15 * 60 },
   passwordReset: { points: 5, duration: 15 * 60 },
+  // Per user, not per address: a flood of replies from one account.
+  reply: { points: 10, duration: 60 },
 }
 
 export class RateLimited extends APIError {
-  constructor(retryAfterSeconds: number) {
-    super(`Too many attempts from your address. Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`, 429, undefined, true)
+  constructor(retryAfterSeconds: number, what = 'Too many attempts from your address.') {
+    super(`${what} Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`, 429, undefined, true)
   }
 }
 
@@ -75,14 +77,18 @@ export function clientIp(req: Pick<PayloadRequest, 'headers' | 'payloadAPI'>): s
 /** Counts one attempt for the request's IP; throws a 429 RateLimited when the window is used up. */
 export async function limitByIp(req: PayloadRequest, action: RateLimitedAction): Promise<void> {
   const ip = clientIp(req)
-  if (!ip) return
+  if (ip) await limitByKey(req, action, ip)
+}
+
+/** Counts one attempt for `key` (an address, a user id); throws a 429 RateLimited when the window is used up. */
+export async function limitByKey(req: PayloadRequest, action: RateLimitedAction, key: string, what?: string): Promise<void> {
   const { payload } = req
   if (!limiters.has(payload)) limiters.set(payload, buildLimiters(payload, getEnv().redisUrl))
   const limiter = (await limiters.get(payload)!)[action]
   try {
-    await limiter.consume(ip)
+    await limiter.consume(key)
   } catch (result) {
-    if (result instanceof RateLimiterRes) throw new RateLimited(result.msBeforeNext / 1000)
+    if (result instanceof RateLimiterRes) throw new RateLimited(result.msBeforeNext / 1000, what)
     throw result
   }
 }

@@ -40,6 +40,10 @@ async function loadAstroHandler(): Promise<Handler> {
   return mod.handler
 }
 
+function isLoopback(address: string | undefined): boolean {
+  return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'))
+}
+
 function notReady(res: ServerResponse) {
   res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '2' })
   res.end('Inkwell is starting…\n')
@@ -65,6 +69,11 @@ export async function startWebServer(env: Env, { log = console.log, views, cache
   const listener = cache ? await listenForInvalidations(env.databaseUrl, log) : undefined
 
   const server = http.createServer((req, res) => {
+    // Per-IP rate limits read X-Forwarded-For. From a remote peer it is whatever
+    // the client claims, so it is replaced by the socket's address unless a proxy
+    // is trusted; loopback peers (the reader site calling the API on a visitor's
+    // behalf, or a local reverse proxy) keep theirs.
+    if (!env.trustProxy && !isLoopback(req.socket.remoteAddress)) req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? ''
     const owner = ownerOf(req.url)
     if (owner === 'health') {
       const ready = Boolean(nextHandler && astroHandler)
