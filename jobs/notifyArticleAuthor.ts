@@ -8,6 +8,8 @@
  */
 import type { Payload } from 'payload'
 
+import { sql } from '@payloadcms/db-postgres'
+
 import { getEnv } from '../src/lib/env'
 import { escapeHtml } from '../src/lib/escapeHtml'
 
@@ -54,12 +56,9 @@ export async function notifyArticleAuthor(payload: Payload, { replyId }: NotifyA
       `<blockquote>${escapeHtml(excerpt).replace(/\n/g, '<br>')}</blockquote>` +
       `<p><a href="${escapeHtml(link)}">Read the reply</a></p>`,
   })
-  await payload.update({
-    collection: 'notifications',
-    id: notification.id,
-    data: { mailedAt: new Date().toISOString() },
-    overrideAccess: true,
-  })
+  // One column, no hooks: a full-row update would re-check every foreign key and
+  // can lose lock races with concurrent writers for no benefit.
+  await payload.db.drizzle.execute(sql`update notifications set mailed_at = now() where id = ${notification.id}`)
 }
 
 async function findOrCreateNotification(

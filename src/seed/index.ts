@@ -139,6 +139,7 @@ export async function seedDemo(payload: Payload, { password, log = console.log, 
     for (let r = 0; r < replies; r++) {
       await payload.create({
         collection: 'replies',
+        context: { silent: true }, // demo replies mail no one
         data: {
           article: article.id,
           author: readers[(i + r) % readers.length],

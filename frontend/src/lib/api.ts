@@ -257,7 +257,7 @@ export type AccountReply = {
 export async function accountPost(
   path: string,
   request: Request,
-  body: Record<string, string> | FormData,
+  body: Record<string, string | number> | FormData,
   clientAddress?: string,
 ): Promise<AccountReply> {
   const headers = onBehalfOf(request, clientAddress)
@@ -290,4 +290,63 @@ export function redirectWithCookies(location: string, setCookies: string[]): Res
   const headers = new Headers({ location, 'cache-control': 'no-store' })
   for (const cookie of setCookies) headers.append('set-cookie', cookie)
   return new Response(null, { status: 303, headers })
+}
+
+// ---------------------------------------------------------------------------
+// Replies and notifications, as the signed-in visitor.
+
+/** A Payload error answer's first field message ("A reply cannot be empty."), else its message. */
+export function firstErrorOf(reply: AccountReply): string {
+  const errors = reply.data.errors
+  if (Array.isArray(errors)) {
+    const first = errors[0] as { message?: string; data?: { errors?: { message?: string }[] } } | undefined
+    return first?.data?.errors?.[0]?.message ?? first?.message ?? 'Something went wrong. Please try again.'
+  }
+  return reply.data.message ?? 'Something went wrong. Please try again.'
+}
+
+async function getAsVisitor<T>(request: Request, path: string, params: Params = {}): Promise<T> {
+  const url = new URL(apiBase() + path)
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, String(v))
+  const res = await fetch(url, { headers: onBehalfOf(request) })
+  if (!res.ok) throw new ApiError(res.status, `GET ${url.pathname} → ${res.status}`)
+  return (await res.json()) as T
+}
+
+export type NotificationItem = {
+  id: number
+  kind: string
+  createdAt: string
+  readAt?: string | null
+  article?: { id: number; title: string; slug?: string | null } | number | null
+  reply?: { id: number; body?: string } | number | null
+  actor?: { id: number; name: string } | number | null
+}
+
+export async function listMyNotifications(request: Request, userId: number, page = 1): Promise<Page<NotificationItem>> {
+  return getAsVisitor<Page<NotificationItem>>(request, '/notifications', {
+    'where[recipient][equals]': userId,
+    sort: '-createdAt',
+    page,
+    limit: 20,
+    depth: 1,
+    ...select(['title', 'slug'], 'populate[articles]'),
+    ...select(['body'], 'populate[replies]'),
+    ...select(['name'], 'populate[users]'),
+  })
+}
+
+/** Marks the given notifications read (one bulk PATCH, limited by access to the visitor's own). */
+export async function markNotificationsRead(request: Request, ids: number[]): Promise<void> {
+  if (ids.length === 0) return
+  const url = new URL(apiBase() + '/notifications')
+  url.searchParams.set('where[id][in]', ids.join(','))
+  const headers = onBehalfOf(request)
+  headers.set('content-type', 'application/json')
+  await fetch(url, { method: 'PATCH', headers, body: JSON.stringify({ readAt: new Date().toISOString() }) })
+}
+
+export async function lastRepliesPage(articleId: number, perPage = 20): Promise<number> {
+  const { totalDocs } = await listReplies({ article: articleId, limit: 1 })
+  return Math.max(1, Math.ceil(totalDocs / perPage))
 }
