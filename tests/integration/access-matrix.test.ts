@@ -4,6 +4,7 @@
  * through the Local API with access enforced (as the REST API enforces it).
  */
 import type { CollectionSlug, Payload } from 'payload'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { User } from '../../src/payload-types'
@@ -19,12 +20,14 @@ let t: TestPayload
 let payload: Payload
 let cast: Cast
 let categoryId: number
+let png: Buffer
 
 beforeAll(async () => {
   t = await createTestPayload()
   payload = t.payload
   cast = await createCast(payload)
   categoryId = (await payload.create({ collection: 'categories', data: { name: 'General' } })).id
+  png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).png().toBuffer()
 })
 afterAll(() => t?.destroy())
 
@@ -62,6 +65,8 @@ const fixtures: Record<string, () => Promise<{ id: number }>> = {
   roles: () => payload.create({ collection: 'roles', data: { slug: unique('role'), label: 'Temp' } }),
   permissions: () => payload.create({ collection: 'permissions', data: { slug: unique('temp.perm').replace('-', '.'), label: 'Temp' } }),
   users: () => payload.create({ collection: 'users', data: { email: `${unique('victim')}@example.test`, password: 'long enough password', name: 'Victim' } }),
+  media: () =>
+    payload.create({ collection: 'media', data: { alt: 'Owned by the author', owner: cast.author.id }, file: { data: png, mimetype: 'image/png', name: `${unique('pic')}.png`, size: png.length } }),
 }
 
 const createData: Record<string, () => Record<string, unknown>> = {
@@ -74,6 +79,7 @@ const createData: Record<string, () => Record<string, unknown>> = {
   roles: () => ({ slug: unique('newrole'), label: 'New role' }),
   permissions: () => ({ slug: unique('new.perm').replace('-', '.'), label: 'New permission' }),
   users: () => ({ email: `${unique('signup')}@example.test`, password: 'long enough password', name: 'New' }),
+  media: () => ({ alt: 'New upload' }),
 }
 
 const updateData: Record<string, Record<string, unknown>> = {
@@ -87,6 +93,7 @@ const updateData: Record<string, Record<string, unknown>> = {
   roles: { label: 'Edited role' },
   permissions: { label: 'Edited permission' },
   users: { name: 'Edited name' },
+  media: { alt: 'Edited alt' },
 }
 
 // The expected matrix. 'Y' allowed, '-' denied, per actor in ACTORS order:
@@ -101,6 +108,7 @@ const MATRIX: Record<string, Record<Op, string>> = {
   notifications: { create: '------', read: '--Y-YY', update: '--Y-YY', delete: '--Y-YY' },
   roles:         { create: '-----Y', read: 'YYYYYY', update: '-----Y', delete: '-----Y' },
   permissions:   { create: '-----Y', read: 'YYYYYY', update: '-----Y', delete: '-----Y' },
+  media:         { create: '-YYYYY', read: 'YYYYYY', update: '--Y-YY', delete: '--Y-YY' },
   users:         { create: 'YYYYYY', read: 'YYYYYY', update: '----YY', delete: '----YY' },
 }
 
@@ -113,7 +121,8 @@ async function run(name: string, op: Op, actor: Actor): Promise<'allowed' | 'den
   if (op === 'create') {
     const data = createData[collection]!()
     if (collection === 'replies') data.article = (await fixtures.articles!()).id
-    return attempt(() => payload.create({ collection, data: data as never, ...as(actor) }))
+    const file = collection === 'media' ? { file: { data: png, mimetype: 'image/png', name: `${unique('up')}.png`, size: png.length } } : {}
+    return attempt(() => payload.create({ collection, data: data as never, ...file, ...as(actor) }))
   }
   const doc = await fixtures[name]!()
   if (op === 'read') return attempt(() => payload.findByID({ collection, id: doc.id, ...as(actor) }))
