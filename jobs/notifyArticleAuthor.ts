@@ -24,6 +24,8 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 export async function notifyArticleAuthor(payload: Payload, { replyId }: NotifyArticleAuthorData): Promise<void> {
+  // Malformed data can never succeed: fail loudly, so it ends in the dead-letter queue.
+  if (!Number.isInteger(replyId)) throw new Error(`notify-article-author: replyId must be an integer, got ${JSON.stringify(replyId)}`)
   const reply = await payload.findByID({ collection: 'replies', id: replyId, depth: 0, disableErrors: true, overrideAccess: true })
   if (!reply) return // deleted before we got to it
   const articleId = idOf(reply.article)!

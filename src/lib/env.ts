@@ -91,6 +91,7 @@ const schema = z.object({
   TRANSLATE_KEY: optionalString,
   OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
   TRUST_PROXY: bool(false),
+  REPLY_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(10)),
   SITEMAP_MAX_URLS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000).default(50_000)),
   REGISTER_VERIFY_EMAIL: bool(false),
   AVATAR_MAX_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024, 'must be at least 1024 bytes').default(5 * 1024 * 1024)),
@@ -202,6 +203,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     oauth: { allowedProviders: allowedProviders as OAuthProviderId[] },
     sitemapMaxUrls: e.SITEMAP_MAX_URLS,
     trustProxy: e.TRUST_PROXY,
+    replyRateLimit: e.REPLY_RATE_LIMIT,
   }
 }
 

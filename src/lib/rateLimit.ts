@@ -18,7 +18,7 @@ export const RATE_LIMITS: Record<RateLimitedAction, { points: number; duration: 
   login: { points: 20, duration: 15 * 60 },
   passwordReset: { points: 5, duration: 15 * 60 },
   // Per user, not per address: a flood of replies from one account.
-  reply: { points: 10, duration: 60 },
+  reply: { points: getEnv().replyRateLimit, duration: 60 },
 }
 
 export class RateLimited extends APIError {

@@ -83,7 +83,8 @@ async function logIn(email: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  ;[app, browser] = await Promise.all([startApp(), launchBrowser()])
+  // The corpus is posted by one account: lift the per-account reply limit.
+  ;[app, browser] = await Promise.all([startApp({ REPLY_RATE_LIMIT: '1000' }), launchBrowser()])
   page = await browser.newPage()
   await page.addInitScript(trapDialogs)
   // The corpus points at made-up hosts; only the app itself is reachable.

@@ -11,6 +11,16 @@ import path from 'node:path'
 import { inject } from 'vitest'
 
 import { adminQuery } from './postgres'
+import { waitUntil } from './waitUntil'
+
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
 
 export type RunningApp = {
   url: string
@@ -74,6 +84,9 @@ export async function startApp(env: Record<string, string> = {}): Promise<Runnin
       process.kill(-child.pid!, 'SIGTERM')
       await exited
     }
+    // npm may exit before the server it started (npm → tsx → node) has finished
+    // its clean shutdown; the process group is gone only when all of them are.
+    await waitUntil(async () => !groupAlive(child.pid!), { what: 'the app to shut down', everyMs: 50, timeoutMs: 30_000 })
     if (!keepDatabase) await dropDatabase()
   }
   return { url, databaseUrl, output: () => output, stop, dropDatabase }

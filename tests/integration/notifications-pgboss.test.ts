@@ -110,3 +110,66 @@ describe('notify the article author (pg-boss)', () => {
     }
   })
 })
+
+describe('queue console', () => {
+  const consoleRequest = async (email: string | null, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers)
+    if (email) {
+      const { token } = await t.payload.login({ collection: 'users', data: { email, password: 'correct horse battery staple' } })
+      headers.set('authorization', `JWT ${token}`)
+    }
+    return new Request('http://localhost:3000/admin/queues', { ...init, headers })
+  }
+
+  it('answers 403 to everyone without queue.monitor', async () => {
+    const { renderQueueConsole } = await import('../../src/admin/QueueConsole/queueConsole')
+    for (const email of [null, 'reader@example.test', 'author@example.test', 'admin@example.test']) {
+      expect((await renderQueueConsole(await consoleRequest(email), t.payload)).status).toBe(403)
+    }
+  })
+
+  it('shows the site owner every queue by state, failed jobs with their error, and retries or deletes them', async () => {
+    const { handleQueueConsoleAction, renderQueueConsole } = await import('../../src/admin/QueueConsole/queueConsole')
+    // A job that fails for good: its reply is gone, but the data points at a reply of a deleted article… so make one fail.
+    const failing = await queue.boss!.send('notify-article-author', { replyId: 'not-a-number' } as never, { retryLimit: 0 } as never)
+    await waitUntil(async () => {
+      const { rows } = await db.query(`select state from pgboss.job where id = $1`, [failing])
+      return rows[0]?.state === 'failed'
+    }, { what: 'the job to fail' })
+
+    const response = await renderQueueConsole(await consoleRequest('owner@example.test'), t.payload)
+    expect(response.status).toBe(200)
+    const html = await response.text()
+    expect(html).toContain('notify-article-author')
+    expect(html).toContain('Jobs by state')
+    expect(html).toContain(failing!)
+    expect(html).toContain('not-a-number')
+
+    const act = async (action: string) => {
+      const body = new URLSearchParams({ action, name: 'notify-article-author', id: failing! })
+      const request = await consoleRequest('owner@example.test', {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:3000' },
+      })
+      return handleQueueConsoleAction(request, t.payload)
+    }
+    const crossSite = await handleQueueConsoleAction(
+      await consoleRequest('owner@example.test', {
+        method: 'POST',
+        body: new URLSearchParams({ action: 'delete', name: 'notify-article-author', id: failing! }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://evil.test' },
+      }),
+      t.payload,
+    )
+    expect(crossSite.status).toBe(403)
+    expect((await act('retry')).status).toBe(303)
+    await waitUntil(async () => {
+      const { rows } = await db.query(`select state from pgboss.job where id = $1`, [failing])
+      return rows[0]?.state === 'failed' && rows[0]
+    }, { what: 'the retried job to fail again' })
+    expect((await act('delete')).status).toBe(303)
+    const { rows } = await db.query(`select 1 from pgboss.job where id = $1`, [failing])
+    expect(rows).toHaveLength(0)
+  })
+})
