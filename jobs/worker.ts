@@ -33,7 +33,16 @@ export async function startQueue(
     return { stop: () => Promise.race([syncJobsIdle(), new Promise<void>((r) => setTimeout(r, 20_000).unref())]) }
   }
   // LISTEN/NOTIFY wakes a worker as soon as a job commits; polling stays as the fallback.
-  const boss = new PgBoss({ connectionString: env.databaseUrl, schema: 'pgboss', max: 5, useListenNotify: true, application_name: 'inkwell-queue' } as never)
+  // Supervision every 10 s: together with 10 s heartbeats, a dead worker's job is retried within ~20 s.
+  const boss = new PgBoss({
+    connectionString: env.databaseUrl,
+    schema: 'pgboss',
+    max: 5,
+    useListenNotify: true,
+    superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
+    application_name: 'inkwell-queue',
+  } as never)
   boss.on('error', (error: Error) => payload.logger.error({ err: error }, 'queue error'))
   await boss.start()
   for (const name of Object.keys(JOBS) as JobName[]) {
@@ -45,6 +54,8 @@ export async function startQueue(
       retryDelayMax: 300,
       deadLetter: deadLetterQueue(name),
       notify: true,
+      // A worker that dies mid-job stops heartbeating; its job is retried after 10 s, not the 15-minute expiry.
+      heartbeatSeconds: 10,
     } as never)
   }
   if (install) installQueue('pgboss', boss)

@@ -1,0 +1,134 @@
+/**
+ * A worker process killed mid-job (SIGKILL while its mail is being sent) loses
+ * nothing: once its heartbeat stops, pg-boss hands the job to the next worker,
+ * which sends the mail; one notification and one delivered mail in the end.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+
+import pg from 'pg'
+import { SMTPServer } from 'smtp-server'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { startQueue, type RunningQueue } from '../../jobs/worker'
+import { getEnv } from '../../src/lib/env'
+import { freePort } from '../helpers/app'
+import { createTestPayload, type TestPayload } from '../helpers/payload'
+import { createCast } from '../helpers/users'
+import { waitUntil } from '../helpers/waitUntil'
+
+let t: TestPayload
+let queue: RunningQueue
+let smtp: SMTPServer
+let smtpPort: number
+let hang = true
+let hungMails = 0
+const delivered: string[] = []
+const workers: ChildProcess[] = []
+
+function startWorker(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/worker.ts'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: t.databaseUrl,
+      QUEUE_CONNECTION: 'pgboss',
+      MAIL_DRIVER: 'smtp',
+      MAIL_HOST: '127.0.0.1',
+      MAIL_PORT: String(smtpPort),
+      MAIL_ENCRYPTION: 'null',
+      PAYLOAD_SECRET: 'test-secret-not-for-production',
+      BASE_URL: 'http://localhost:3000',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'inkwell-worker-')),
+      LOG_LEVEL: 'error',
+      NODE_ENV: 'test',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group, so SIGKILL reaches tsx's child too
+  })
+  workers.push(child)
+  return new Promise((resolve, reject) => {
+    let out = ''
+    const onData = (c: Buffer) => {
+      out += c
+      if (out.includes('Inkwell worker is running')) resolve(child)
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}: ${out}`)))
+  })
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
+  try {
+    process.kill(-child.pid!, signal)
+  } catch {}
+}
+
+beforeAll(async () => {
+  smtpPort = await freePort()
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, _session, callback) {
+      let raw = ''
+      stream.on('data', (c) => (raw += c))
+      stream.on('end', () => {
+        if (hang) {
+          hungMails++ // never answered: the sending worker waits on it
+          return
+        }
+        delivered.push(raw)
+        callback()
+      })
+    },
+  })
+  await new Promise<void>((r) => smtp.listen(smtpPort, '127.0.0.1', () => r()))
+  t = await createTestPayload({ QUEUE_CONNECTION: 'pgboss', MAIL_DRIVER: 'smtp', MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtpPort) })
+  // This process only enqueues; the workers are other processes.
+  queue = await startQueue(t.payload, getEnv(), { work: false, log: () => {} })
+})
+afterAll(async () => {
+  for (const w of workers) killGroup(w, 'SIGKILL')
+  await queue?.stop()
+  await t?.destroy()
+  smtp?.close()
+})
+
+describe('a worker killed mid-job', () => {
+  it('has its job finished by the next worker: one mail, one notification', async () => {
+    const cast = await createCast(t.payload)
+    const article = await t.payload.create({
+      collection: 'articles',
+      data: { title: 'Crash test', format: 'markdown', markdown: 'x', status: 'published', author: cast.author.id },
+    })
+    const first = await startWorker()
+    const reply = await t.payload.create({
+      collection: 'replies',
+      data: { article: article.id, body: 'Sent while the worker dies' },
+      overrideAccess: false,
+      user: cast.reader,
+    })
+    await waitUntil(async () => hungMails === 1, { what: 'the worker to be mid-send' })
+    killGroup(first, 'SIGKILL')
+
+    hang = false
+    await startWorker()
+    await waitUntil(async () => delivered.length === 1, { what: 'the mail from the second worker', timeoutMs: 45_000 })
+    expect(delivered[0]).toContain('Sent while the worker dies')
+
+    const db = new pg.Client({ connectionString: t.databaseUrl })
+    await db.connect()
+    const state = await waitUntil(async () => {
+      const { rows } = await db.query(`select state from pgboss.job where singleton_key = $1`, [`reply:${reply.id}`])
+      return rows[0]?.state === 'completed' && rows[0].state
+    }, { what: 'job completion' })
+    await db.end()
+    expect(state).toBe('completed')
+    const { totalDocs } = await t.payload.count({ collection: 'notifications', where: { reply: { equals: reply.id } } })
+    expect(totalDocs).toBe(1)
+    expect(delivered).toHaveLength(1)
+  })
+})
