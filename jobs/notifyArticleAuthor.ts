@@ -12,11 +12,9 @@ import { sql } from '@payloadcms/db-postgres'
 
 import { getEnv } from '../src/lib/env'
 import { escapeHtml } from '../src/lib/escapeHtml'
+import { relationId } from '../src/lib/relationId'
 
 export type NotifyArticleAuthorData = { replyId: number }
-
-const idOf = (v: unknown): number | undefined =>
-  typeof v === 'number' ? v : v && typeof v === 'object' && 'id' in v ? Number((v as { id: unknown }).id) : undefined
 
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string }; data?: { errors?: { message?: string }[] } }
@@ -28,10 +26,10 @@ export async function notifyArticleAuthor(payload: Payload, { replyId }: NotifyA
   if (!Number.isInteger(replyId)) throw new Error(`notify-article-author: replyId must be an integer, got ${JSON.stringify(replyId)}`)
   const reply = await payload.findByID({ collection: 'replies', id: replyId, depth: 0, disableErrors: true, overrideAccess: true })
   if (!reply) return // deleted before we got to it
-  const articleId = idOf(reply.article)!
+  const articleId = relationId(reply.article)!
   const article = await payload.findByID({ collection: 'articles', id: articleId, depth: 0, disableErrors: true, overrideAccess: true })
-  const recipientId = idOf(article?.author)
-  const actorId = idOf(reply.author)
+  const recipientId = relationId(article?.author)
+  const actorId = relationId(reply.author)
   if (!article || !recipientId || recipientId === actorId) return // no author, or replying to themself
 
   const notification = await findOrCreateNotification(payload, { recipientId, actorId, articleId, replyId })

@@ -1,17 +1,12 @@
 import type { CollectionConfig } from 'payload'
 
-import { can } from '../../src/access'
+import { publicReadManagedBy } from '../../src/access'
 import { slugField } from '../../src/fields/slug'
 
 export const Categories: CollectionConfig = {
   slug: 'categories',
   admin: { useAsTitle: 'name', defaultColumns: ['name', 'slug', 'order'], group: 'Content' },
-  access: {
-    read: () => true,
-    create: can('categories.manage'),
-    update: can('categories.manage'),
-    delete: can('categories.manage'),
-  },
+  access: publicReadManagedBy('categories.manage'),
   defaultSort: 'order',
   fields: [
     { name: 'name', type: 'text', required: true, unique: true, maxLength: 60 },

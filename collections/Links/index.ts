@@ -1,17 +1,12 @@
 import type { CollectionConfig } from 'payload'
 
-import { can } from '../../src/access'
+import { publicReadManagedBy } from '../../src/access'
 
 export const Links: CollectionConfig = {
   slug: 'links',
   labels: { singular: 'Friendly link', plural: 'Friendly links' },
   admin: { useAsTitle: 'title', defaultColumns: ['title', 'url', 'order'], group: 'Site' },
-  access: {
-    read: () => true,
-    create: can('links.manage'),
-    update: can('links.manage'),
-    delete: can('links.manage'),
-  },
+  access: publicReadManagedBy('links.manage'),
   defaultSort: 'order',
   fields: [
     { name: 'title', type: 'text', required: true, maxLength: 80 },

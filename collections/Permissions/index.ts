@@ -1,16 +1,11 @@
 import type { CollectionConfig } from 'payload'
 
-import { can } from '../../src/access'
+import { publicReadManagedBy } from '../../src/access'
 
 export const Permissions: CollectionConfig = {
   slug: 'permissions',
   admin: { useAsTitle: 'label', defaultColumns: ['label', 'slug', 'group'], group: 'People' },
-  access: {
-    read: () => true,
-    create: can('roles.manage'),
-    update: can('roles.manage'),
-    delete: can('roles.manage'),
-  },
+  access: publicReadManagedBy('roles.manage'),
   fields: [
     { name: 'label', type: 'text', required: true, maxLength: 120 },
     {

@@ -1,6 +1,6 @@
 import { APIError, type CollectionConfig } from 'payload'
 
-import { can } from '../../src/access'
+import { publicReadManagedBy } from '../../src/access'
 import { DEFAULT_ROLES } from '../../src/access/catalog'
 
 const BUILT_IN = new Set(DEFAULT_ROLES.map((r) => r.slug))
@@ -8,13 +8,8 @@ const BUILT_IN = new Set(DEFAULT_ROLES.map((r) => r.slug))
 export const Roles: CollectionConfig = {
   slug: 'roles',
   admin: { useAsTitle: 'label', defaultColumns: ['label', 'slug', 'permissions'], group: 'People' },
-  access: {
-    // Role names are shown on public profiles; what a role can do is data anyone may read.
-    read: () => true,
-    create: can('roles.manage'),
-    update: can('roles.manage'),
-    delete: can('roles.manage'),
-  },
+  // Role names are shown on public profiles; what a role can do is data anyone may read.
+  access: publicReadManagedBy('roles.manage'),
   hooks: {
     beforeDelete: [
       async ({ id, req }) => {

@@ -21,6 +21,14 @@ export const can =
   ({ req }) =>
     hasPermission(req, permission)
 
+/** Public to read; created, edited and deleted by holders of one permission. */
+export const publicReadManagedBy = (permission: string) => ({
+  read: anyone,
+  create: can(permission),
+  update: can(permission),
+  delete: can(permission),
+})
+
 /** Holders of the permission see everything; others only rows whose `field` is themselves. */
 export const ownsOr =
   (permission: string, field = 'author'): Access =>
@@ -30,8 +38,6 @@ export const ownsOr =
     return { [field]: { equals: req.user.id } } satisfies Where
   }
 
-/** Signed-in users holding the permission (used for create rules). */
-export const signedInAnd = can
 
 /** Field-level: only holders of the permission may set or change the field. */
 export const fieldCan =

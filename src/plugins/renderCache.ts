@@ -12,17 +12,15 @@
 import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, CollectionConfig, Config, GlobalAfterChangeHook, Plugin } from 'payload'
 
 import { publishInvalidation } from '../lib/cacheBus'
+import { relationId } from '../lib/relationId'
 
 type Doc = Record<string, unknown> & { id: number }
 type TagsOf = (doc: Doc, previous?: Doc) => string[]
 
-const idOf = (v: unknown): number | undefined =>
-  typeof v === 'number' ? v : v && typeof v === 'object' && 'id' in v ? Number((v as { id: unknown }).id) : undefined
-
 const TAGS: Record<string, TagsOf> = {
   articles: (doc) => [`article:${doc.id}`, 'list'],
   replies: (doc, previous) =>
-    [...new Set([idOf(doc.article), idOf(previous?.article)])].filter((id) => id !== undefined).map((id) => `article:${id}`).concat('list'),
+    [...new Set([relationId(doc.article), relationId(previous?.article)])].filter((id) => id !== undefined).map((id) => `article:${id}`).concat('list'),
   users: (doc) => [`user:${doc.id}`, 'list'],
   categories: () => ['categories', 'list'],
   tags: () => ['tags', 'list'],

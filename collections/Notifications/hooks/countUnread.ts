@@ -3,9 +3,7 @@ import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, PayloadReque
 import { sql } from '@payloadcms/db-postgres'
 
 import { transactionDb } from '../../../hooks/lockTransaction'
-
-const idOf = (v: unknown): number | undefined =>
-  typeof v === 'number' ? v : v && typeof v === 'object' && 'id' in v ? Number((v as { id: unknown }).id) : undefined
+import { relationId } from '../../../src/lib/relationId'
 
 /** The header badge reads users.unread_notifications; it is recounted, never incremented, so it can't drift. */
 export async function recountUnread(req: PayloadRequest, userId: number): Promise<void> {
@@ -17,14 +15,14 @@ export async function recountUnread(req: PayloadRequest, userId: number): Promis
 }
 
 export const countUnreadAfterChange: CollectionAfterChangeHook = async ({ doc, previousDoc, operation, req }) => {
-  const recipient = idOf(doc.recipient)
+  const recipient = relationId(doc.recipient)
   const readChanged = operation === 'create' || Boolean(doc.readAt) !== Boolean(previousDoc?.readAt)
   if (recipient && readChanged) await recountUnread(req, recipient)
   return doc
 }
 
 export const countUnreadAfterDelete: CollectionAfterDeleteHook = async ({ doc, req }) => {
-  const recipient = idOf(doc.recipient)
+  const recipient = relationId(doc.recipient)
   if (recipient) await recountUnread(req, recipient)
   return doc
 }

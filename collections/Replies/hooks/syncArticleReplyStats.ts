@@ -3,13 +3,7 @@ import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, PayloadReque
 import { sql } from '@payloadcms/db-postgres'
 
 import { transactionDb } from '../../../hooks/lockTransaction'
-
-function articleIdOf(reply: { article?: unknown }): number | undefined {
-  const a = reply.article
-  if (typeof a === 'number') return a
-  if (a && typeof a === 'object' && 'id' in a) return Number((a as { id: number }).id)
-  return undefined
-}
+import { relationId } from '../../../src/lib/relationId'
 
 /**
  * Recounts from the replies table rather than incrementing, so counts can't
@@ -30,13 +24,13 @@ export async function recountReplies(req: PayloadRequest, articleId: number): Pr
 }
 
 export const syncStatsAfterCreate: CollectionAfterChangeHook = async ({ doc, operation, req }) => {
-  const articleId = articleIdOf(doc)
+  const articleId = relationId(doc.article)
   if (operation === 'create' && articleId) await recountReplies(req, articleId)
   return doc
 }
 
 export const syncStatsAfterDelete: CollectionAfterDeleteHook = async ({ doc, req }) => {
-  const articleId = articleIdOf(doc)
+  const articleId = relationId(doc.article)
   if (articleId) await recountReplies(req, articleId)
   return doc
 }
