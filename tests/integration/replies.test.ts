@@ -47,3 +47,24 @@ describe('article reply statistics', () => {
     expect((await t.payload.count({ collection: 'replies', where: { article: { equals: article.id } } })).totalDocs).toBe(0)
   })
 })
+
+describe('reply flood limit', () => {
+  it('answers 429 with a clear message once an account posts too many replies in a minute, storing nothing more', async () => {
+    const { Browser } = await import('./accounts-client')
+    const article = await t.payload.create({
+      collection: 'articles',
+      data: { title: 'Flooded thread', format: 'markdown', markdown: 'x', status: 'published', author: cast.author.id },
+    })
+    const { token } = await t.payload.login({ collection: 'users', data: { email: 'reader@example.test', password: 'correct horse battery staple' } })
+    const browser = new Browser(t.payload, t.databaseName)
+    const post = (i: number) =>
+      browser.request('/api/replies', { method: 'POST', json: { article: article.id, body: `Flood ${i}` }, headers: { authorization: `JWT ${token}` } })
+    const statuses: number[] = []
+    for (let i = 0; i < 12; i++) statuses.push((await post(i)).status)
+    expect(statuses.slice(0, 10).every((s) => s === 201)).toBe(true)
+    const refused = await post(99)
+    expect(refused.status).toBe(429)
+    expect((await refused.json()).errors[0].message).toMatch(/replying too fast/i)
+    expect((await t.payload.count({ collection: 'replies', where: { article: { equals: article.id } } })).totalDocs).toBe(10)
+  })
+})
