@@ -17,8 +17,11 @@ export const RATE_LIMITS: Record<RateLimitedAction, { points: number; duration: 
   register: { points: 10, duration: 60 * 60 },
   login: { points: 20, duration: 15 * 60 },
   passwordReset: { points: 5, duration: 15 * 60 },
-  // Per user, not per address: a flood of replies from one account.
-  reply: { points: getEnv().replyRateLimit, duration: 60 },
+  // Per user, not per address: a flood of replies from one account. Read when first
+  // used, not at import: the configuration may not be complete yet then.
+  get reply() {
+    return { points: getEnv().replyRateLimit, duration: 60 }
+  },
 }
 
 export class RateLimited extends APIError {
