@@ -20,8 +20,13 @@ export class ArticleEditorPage {
   }
 
   async chooseFormat(label: 'Markdown' | 'HTML (rich text)') {
+    // The form is server-rendered before React hydrates it; a radio clicked before
+    // then changes nothing. Both editors render only in the browser, so either
+    // one showing means the form is live.
+    await this.page.locator('.markdown-editor .cm-content, .rich-text-lexical .ContentEditable__root').first().waitFor()
     const radio = this.page.getByRole('radio', { name: label })
     if (!(await radio.isChecked())) await radio.check()
+    await (label === 'Markdown' ? this.source : this.richText).waitFor()
   }
 
   // --- Markdown editor ---------------------------------------------------------
