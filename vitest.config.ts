@@ -13,6 +13,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['tests/unit/**/*.test.ts'],
           environment: 'node',
         },
@@ -20,6 +21,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
+          sequence: { groupOrder: 0 },
           include: ['tests/integration/**/*.test.ts'],
           globalSetup: ['tests/helpers/databaseSetup.ts'],
           environment: 'node',
@@ -33,6 +35,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          // After unit and integration have finished: browser tests on a machine
+          // also busy with integration workers were slow enough to time out.
+          sequence: { groupOrder: 1 },
           globalSetup: ['tests/helpers/databaseSetup.ts', 'tests/helpers/e2eSetup.ts'],
           environment: 'node',
           pool: 'forks',

@@ -88,6 +88,9 @@ export default async function setup(project: TestProject) {
   shared.users++
   project.provide('database', { adminUrl: shared.info.adminUrl, template: shared.template, urlPattern: shared.info.urlFor('__DB__') })
   return async () => {
-    if (--shared.users === 0) await shared.stop?.()
+    if (--shared.users > 0) return
+    // Project groups may set up and tear down one after another: a later group prepares afresh.
+    g.__inkwellDatabase = undefined
+    await shared.stop?.()
   }
 }

@@ -26,7 +26,8 @@ export class ArticleEditorPage {
     await this.page.locator('.markdown-editor .cm-content, .rich-text-lexical .ContentEditable__root').first().waitFor()
     const radio = this.page.getByRole('radio', { name: label })
     if (!(await radio.isChecked())) await radio.check()
-    await (label === 'Markdown' ? this.source : this.richText).waitFor()
+    // The rich-text editor's bundle is large: give a loaded machine time to fetch and run it.
+    await (label === 'Markdown' ? this.source : this.richText).waitFor({ timeout: 90_000 })
   }
 
   // --- Markdown editor ---------------------------------------------------------
