@@ -1,0 +1,91 @@
+/**
+ * The command and schedule registry: the shape every feature plugin uses to
+ * offer work that can be run by hand (`npm run blog -- <name>`), by pg-boss cron
+ * (QUEUE_CONNECTION=pgboss) or by a per-minute system cron (`schedule:run`).
+ *
+ * A plugin adds to the registry through the Payload config, not a module-level
+ * list, so the set belongs to the config it was composed into (tests may build
+ * several) and every copy of this module (tsx and the Next bundle) sees the same:
+ *
+ *   export const searchPlugin = (): Plugin => (config) =>
+ *     addCommands(config, [{
+ *       name: 'reindex-search',
+ *       description: 'Rebuild the search index of every published article',
+ *       run: async (payload, io) => {
+ *         const ids = await listIds(payload)
+ *         for (const [i, id] of ids.entries()) { await reindex(payload, id); io.progress(i + 1, ids.length) }
+ *         return `reindexed ${ids.length} articles`
+ *       },
+ *     }])
+ *
+ *   // A schedule is a command with a cron expression (5 fields, APP_TIMEZONE):
+ *   addSchedules(config, [{ name: 'publish-scheduled', cron: '* * * * *', description: '…', run }])
+ *
+ * `run` must be idempotent and return a one-line summary; the CLI prints it as
+ * the last line, the queue worker logs it.
+ */
+import type { Config, Payload } from 'payload'
+
+export type CommandIO = {
+  /** A line of progress for a person watching (stdout in the CLI, the logger in a worker). */
+  log(line: string): void
+  /** `done` of `total` items handled; the CLI draws it, workers ignore it. */
+  progress(done: number, total: number): void
+}
+
+export type BlogCommand = {
+  /** kebab-case, unique across plugins: `reindex-search`, `sync-article-view-count`. */
+  name: string
+  /** One line for `npm run blog -- --help`. */
+  description: string
+  /** Does the work and returns a one-line summary ("synced 120 articles"). */
+  run: (payload: Payload, io: CommandIO) => Promise<string>
+}
+
+export type BlogSchedule = BlogCommand & {
+  /** A 5-field cron expression, read in APP_TIMEZONE (default UTC): `0 0 * * *` is daily at midnight. */
+  cron: string
+}
+
+export type Registry = { commands: BlogCommand[]; schedules: BlogSchedule[] }
+
+const KEY = 'inkwellJobs'
+const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
+
+function registryOf(config: Pick<Config, 'custom'>): Registry {
+  const existing = (config.custom as Record<string, unknown> | undefined)?.[KEY] as Registry | undefined
+  return existing ?? { commands: [], schedules: [] }
+}
+
+function withRegistry(config: Config, registry: Registry): Config {
+  return { ...config, custom: { ...config.custom, [KEY]: registry } }
+}
+
+function assertNewName(registry: Registry, name: string): void {
+  if (!NAME.test(name)) throw new Error(`blog command "${name}": names are kebab-case (a-z, 0-9, -)`)
+  if (registry.commands.some((c) => c.name === name) || registry.schedules.some((s) => s.name === name)) {
+    throw new Error(`blog command "${name}" is registered twice`)
+  }
+}
+
+/** Adds commands runnable by hand with `npm run blog -- <name>`. */
+export function addCommands(config: Config, commands: BlogCommand[]): Config {
+  const registry = registryOf(config)
+  for (const command of commands) assertNewName(registry, command.name)
+  return withRegistry(config, { ...registry, commands: [...registry.commands, ...commands] })
+}
+
+/** Adds cron schedules; each is also a command of the same name. */
+export function addSchedules(config: Config, schedules: BlogSchedule[]): Config {
+  const registry = registryOf(config)
+  for (const schedule of schedules) {
+    assertNewName(registry, schedule.name)
+    if (schedule.cron.trim().split(/\s+/).length !== 5) throw new Error(`schedule "${schedule.name}": cron needs 5 fields, got "${schedule.cron}"`)
+  }
+  return withRegistry(config, { ...registry, schedules: [...registry.schedules, ...schedules] })
+}
+
+/** What the running Payload instance was composed with. */
+export function registeredCommands(payload: Payload): Registry {
+  return registryOf(payload.config)
+}
