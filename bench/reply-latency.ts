@@ -63,9 +63,8 @@ Object.assign(process.env, {
 })
 
 const { bootPayload, closePayload } = await import('../src/lib/boot')
-const { startQueue } = await import('../jobs/worker')
-const { payload, env } = await bootPayload({ log: () => {} })
-const queue = await startQueue(payload, env, { work: true, log: () => {} })
+// The jobs plugin starts pg-boss and its workers with Payload (QUEUE_CONNECTION=pgboss above).
+const { payload } = await bootPayload({ log: () => {} })
 try {
   const create = (email: string, name: string) =>
     payload.create({ collection: 'users', data: { email, name, password: 'bench-password-123' } })
@@ -98,7 +97,6 @@ try {
   console.log(`| ${pct(50).toFixed(0)} | ${pct(95).toFixed(0)} | ${latencies.at(-1)!.toFixed(0)} |`)
   console.log(`\ngoal p95 ≤ 1000 ms: ${pct(95) <= 1000 ? 'met' : 'NOT met'}`)
 } finally {
-  await queue.stop()
   await closePayload(payload)
   smtp.close()
   await admin(`drop database if exists "${dbName}" with (force)`)

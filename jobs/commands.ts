@@ -47,14 +47,21 @@ export type BlogSchedule = BlogCommand & {
   cron: string
 }
 
-export type Registry = { commands: BlogCommand[]; schedules: BlogSchedule[] }
+/** A queue job: a plain, idempotent handler of `(payload, data)` and its retry policy. */
+export type JobDefinition<D = never> = {
+  handler: (payload: Payload, data: D) => Promise<void>
+  /** Tries in all: the first run plus retries with exponential backoff. */
+  tries: number
+}
+
+export type Registry = { commands: BlogCommand[]; schedules: BlogSchedule[]; jobs: Record<string, JobDefinition<never>> }
 
 const KEY = 'inkwellJobs'
 const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
 
 function registryOf(config: Pick<Config, 'custom'>): Registry {
   const existing = (config.custom as Record<string, unknown> | undefined)?.[KEY] as Registry | undefined
-  return existing ?? { commands: [], schedules: [] }
+  return existing ?? { commands: [], schedules: [], jobs: {} }
 }
 
 function withRegistry(config: Config, registry: Registry): Config {
@@ -63,7 +70,7 @@ function withRegistry(config: Config, registry: Registry): Config {
 
 function assertNewName(registry: Registry, name: string): void {
   if (!NAME.test(name)) throw new Error(`blog command "${name}": names are kebab-case (a-z, 0-9, -)`)
-  if (registry.commands.some((c) => c.name === name) || registry.schedules.some((s) => s.name === name)) {
+  if (registry.commands.some((c) => c.name === name) || registry.schedules.some((s) => s.name === name) || name in registry.jobs) {
     throw new Error(`blog command "${name}" is registered twice`)
   }
 }
@@ -83,6 +90,13 @@ export function addSchedules(config: Config, schedules: BlogSchedule[]): Config 
     if (schedule.cron.trim().split(/\s+/).length !== 5) throw new Error(`schedule "${schedule.name}": cron needs 5 fields, got "${schedule.cron}"`)
   }
   return withRegistry(config, { ...registry, schedules: [...registry.schedules, ...schedules] })
+}
+
+/** Adds queue jobs (enqueued with `enqueue(req, name, data)`); declare their data in `JobData`. */
+export function addJobs(config: Config, jobs: Record<string, JobDefinition<never>>): Config {
+  const registry = registryOf(config)
+  for (const name of Object.keys(jobs)) assertNewName(registry, name)
+  return withRegistry(config, { ...registry, jobs: { ...registry.jobs, ...jobs } })
 }
 
 /** What the running Payload instance was composed with. */

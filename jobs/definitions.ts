@@ -1,19 +1,13 @@
-/** Every background job: its name, handler and retry policy. Handlers are idempotent. */
-import type { Payload } from 'payload'
+/**
+ * The data of every queue job, by name. Each feature declares its own jobs
+ * here by interface merging, beside the plugin that registers the handler:
+ *
+ *   declare module '../../jobs/definitions' {
+ *     interface JobData { 'translate-slug': { articleId: number } }
+ *   }
+ *   addJobs(config, { 'translate-slug': { handler: translateSlug, tries: 5 } })
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface JobData {}
 
-import { notifyArticleAuthor, type NotifyArticleAuthorData } from './notifyArticleAuthor'
-
-export type JobData = {
-  'notify-article-author': NotifyArticleAuthorData
-}
-export type JobName = keyof JobData
-
-export type JobDefinition<N extends JobName> = {
-  handler: (payload: Payload, data: JobData[N]) => Promise<void>
-  /** Tries in all: the first run plus retries with exponential backoff. */
-  tries: number
-}
-
-export const JOBS: { [N in JobName]: JobDefinition<N> } = {
-  'notify-article-author': { handler: notifyArticleAuthor, tries: 5 },
-}
+export type JobName = keyof JobData & string

@@ -9,29 +9,49 @@
  *                           and pg-boss workers run it, with retries, backoff
  *                           and a dead-letter queue.
  *
- * The pg-boss instance is process-wide (globalThis): hooks may run in the Next
- * bundle, which has its own copy of this module.
+ * The mode and the pg-boss instance belong to the Payload instance: the jobs
+ * plugin (src/plugins/jobs.ts) attaches them in `onInit` and detaches them on
+ * `payload.destroy()`. They are kept on the instance under a registered symbol,
+ * not in a module variable, because hooks may run from the Next bundle's own
+ * copy of this module while the instance is shared.
  */
-import type { PayloadRequest } from 'payload'
+import type { Payload, PayloadRequest } from 'payload'
 import type { PgBoss } from 'pg-boss'
 
 import { transactionDb } from '../hooks/lockTransaction'
 import { afterCommit } from './afterCommit'
-import { JOBS, type JobData, type JobName } from './definitions'
+import { registeredCommands, type JobDefinition } from './commands'
+import type { JobData, JobName } from './definitions'
 
-const g = globalThis as unknown as { __inkwellBoss?: PgBoss; __inkwellQueueMode?: 'sync' | 'pgboss' }
-
-export function installQueue(mode: 'sync' | 'pgboss', boss?: PgBoss): void {
-  g.__inkwellQueueMode = mode
-  g.__inkwellBoss = boss
+export type QueueMode = 'sync' | 'pgboss'
+export type QueueState = {
+  mode: QueueMode
+  boss?: PgBoss
+  /** Sync mode retries in place after 1 s, 2 s, 4 s… times this (SYNC_RETRY_SCALE; tests shorten it). */
+  syncRetryScale: number
 }
 
-export function queueMode(): 'sync' | 'pgboss' {
-  return g.__inkwellQueueMode ?? 'sync'
+const STATE = Symbol.for('inkwell.queue')
+type WithQueue = { [STATE]?: QueueState }
+
+export function attachQueue(payload: Payload, state: QueueState | undefined): void {
+  ;(payload as unknown as WithQueue)[STATE] = state
 }
 
-export function currentBoss(): PgBoss | undefined {
-  return g.__inkwellBoss
+/**
+ * The queue of this Payload instance. Throws when the jobs plugin has not
+ * started it, so a process can never fall back to sync mode by accident.
+ */
+export function queueOf(payload: Payload): QueueState {
+  const state = (payload as unknown as WithQueue)[STATE]
+  if (!state) throw new Error('The queue is not running: the jobs plugin starts it in onInit (was Payload started with disableOnInit, or destroyed?)')
+  return state
+}
+
+export function jobDefinition(payload: Payload, name: string): JobDefinition<unknown> {
+  const job = registeredCommands(payload).jobs[name]
+  if (!job) throw new Error(`Unknown job "${name}": no plugin registered it with addJobs()`)
+  return job as JobDefinition<unknown>
 }
 
 /** pg-boss's database interface over the request's transaction connection. */
@@ -50,12 +70,13 @@ export async function enqueue<N extends JobName>(
   data: JobData[N],
   { key }: { key: string },
 ): Promise<void> {
-  const boss = currentBoss()
-  if (queueMode() === 'pgboss' && boss) {
-    await boss.send(name, data, { singletonKey: key, db: await transactionExecutor(req) })
+  const payload = req.payload
+  const queue = queueOf(payload)
+  jobDefinition(payload, name) // an unknown name fails here, in the writing request, not later in a worker
+  if (queue.mode === 'pgboss') {
+    await queue.boss!.send(name, data as object, { singletonKey: key, db: await transactionExecutor(req) })
     return
   }
-  const payload = req.payload
   await afterCommit(req, () => track(runWithRetries(payload, name, data)))
 }
 
@@ -77,7 +98,7 @@ const delay = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 /** Sync mode has no queue to retry from, so it retries in place: 1 s, 2 s, 4 s, … */
 async function runWithRetries<N extends JobName>(payload: PayloadRequest['payload'], name: N, data: JobData[N]): Promise<void> {
-  const { handler, tries } = JOBS[name]
+  const { handler, tries } = jobDefinition(payload, name)
   for (let attempt = 1; ; attempt++) {
     try {
       return await handler(payload, data)
@@ -87,13 +108,7 @@ async function runWithRetries<N extends JobName>(payload: PayloadRequest['payloa
         return
       }
       payload.logger.warn(`job ${name} failed (try ${attempt} of ${tries}), retrying: ${(error as Error).message}`)
-      await delay(1000 * 2 ** (attempt - 1) * syncRetryScale())
+      await delay(1000 * 2 ** (attempt - 1) * queueOf(payload).syncRetryScale)
     }
   }
-}
-
-/** Tests shorten the backoff; production keeps seconds. */
-function syncRetryScale(): number {
-  const scale = Number(process.env.SYNC_RETRY_SCALE)
-  return Number.isFinite(scale) && scale > 0 ? scale : 1
 }

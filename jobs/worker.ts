@@ -1,17 +1,29 @@
 /**
- * Starts the queue for this process. In `pgboss` mode it creates the queues
- * (retries with exponential backoff, a dead-letter queue each) and, when
- * `work` is set, runs their workers; several processes may work one database,
- * and pg-boss hands each job to exactly one of them.
+ * Starts pg-boss for a Payload instance: a queue (retries with exponential
+ * backoff, a dead-letter queue) for every registered job and schedule, the
+ * schedules themselves (pg-boss cron, so each fires once however many
+ * processes run), and, when `work` is set, the workers. Several processes may
+ * work one database; pg-boss hands each job to exactly one of them.
+ *
+ * The jobs plugin calls this from `onInit`; scripts never do.
  */
 import type { Payload } from 'payload'
 import { PgBoss, type WorkOptions } from 'pg-boss'
 
-import type { Env } from '../src/lib/env'
-import { JOBS, type JobName } from './definitions'
-import { installQueue, syncJobsIdle } from './queue'
+import { registeredCommands, type BlogSchedule } from './commands'
+import { workerIO } from './io'
+import { syncJobsIdle } from './queue'
 
 export type RunningQueue = { boss?: PgBoss; stop: () => Promise<void> }
+
+export type QueueOptions = {
+  connection: 'sync' | 'pgboss'
+  databaseUrl: string
+  /** Run workers (and scheduled jobs) in this process. */
+  work: boolean
+  /** Time zone of every cron expression (APP_TIMEZONE). */
+  timeZone: string
+}
 
 export const deadLetterQueue = (name: string) => `${name}.dead`
 
@@ -22,54 +34,74 @@ export const deadLetterQueue = (name: string) => `${name}.dead`
  */
 const WORK_OPTIONS = { batchSize: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1, burstWhenReadyExceeds: 1 } satisfies WorkOptions
 
-export async function startQueue(
-  payload: Payload,
-  env: Env,
-  { work, log, install = true }: { work: boolean; log: (m: string) => void; install?: boolean },
-): Promise<RunningQueue> {
-  if (env.queueConnection === 'sync') {
-    installQueue('sync')
-    // On shutdown, let jobs already running finish (their retries included).
-    return { stop: () => Promise.race([syncJobsIdle(), new Promise<void>((r) => setTimeout(r, 20_000).unref())]) }
+/** On shutdown, sync-mode jobs already running finish (their retries included), up to 20 s. */
+const SYNC_DRAIN_MS = 20_000
+
+export async function startQueue(payload: Payload, options: QueueOptions): Promise<RunningQueue> {
+  if (options.connection === 'sync') {
+    return { stop: () => Promise.race([syncJobsIdle(), new Promise<void>((r) => setTimeout(r, SYNC_DRAIN_MS).unref())]) }
   }
   // LISTEN/NOTIFY wakes a worker as soon as a job commits; polling stays as the fallback.
   // Supervision every 10 s: together with 10 s heartbeats, a dead worker's job is retried within ~20 s.
   const boss = new PgBoss({
-    connectionString: env.databaseUrl,
+    connectionString: options.databaseUrl,
     schema: 'pgboss',
     max: 5,
     useListenNotify: true,
     superviseIntervalSeconds: 10,
     monitorIntervalSeconds: 10,
     application_name: 'inkwell-queue',
+    // Only working processes watch the clock; a CLI run or a web process with WORKER=off only sends.
+    schedule: options.work,
   } as never)
   boss.on('error', (error: Error) => payload.logger.error({ err: error }, 'queue error'))
   await boss.start()
-  for (const name of Object.keys(JOBS) as JobName[]) {
-    await boss.createQueue(deadLetterQueue(name))
-    await boss.createQueue(name, {
-      retryLimit: JOBS[name].tries - 1,
-      retryDelay: 1,
-      retryBackoff: true,
-      retryDelayMax: 300,
-      deadLetter: deadLetterQueue(name),
-      notify: true,
-      // A worker that dies mid-job stops heartbeating; its job is retried after 10 s, not the 15-minute expiry.
-      heartbeatSeconds: 10,
-    } as never)
-  }
-  if (install) installQueue('pgboss', boss)
-  if (work) {
-    for (const name of Object.keys(JOBS) as JobName[]) {
-      await boss.work<unknown>(name, WORK_OPTIONS, async (jobs) => {
-        for (const job of jobs) await JOBS[name].handler(payload, job.data as never)
+  const { jobs, schedules } = registeredCommands(payload)
+  for (const [name, job] of Object.entries(jobs)) await createQueue(boss, name, job.tries)
+  for (const schedule of schedules) await registerSchedule(boss, schedule, options.timeZone)
+
+  if (options.work) {
+    for (const [name, job] of Object.entries(jobs)) {
+      await boss.work<unknown>(name, WORK_OPTIONS, async (batch) => {
+        for (const item of batch) await job.handler(payload, item.data as never)
       })
     }
-    log(`Queue workers running (pg-boss): ${Object.keys(JOBS).join(', ')}`)
+    for (const schedule of schedules) {
+      await boss.work(schedule.name, WORK_OPTIONS, async () => {
+        const summary = await schedule.run(payload, workerIO(payload, schedule.name))
+        payload.logger.info(`${schedule.name}: ${summary}`)
+      })
+    }
+    payload.logger.info(`Queue workers running (pg-boss): ${[...Object.keys(jobs), ...schedules.map((s) => s.name)].join(', ') || 'none'}`)
   }
   return {
     boss,
     // Graceful: in-flight jobs finish (or return to the queue after the timeout); nothing is lost.
     stop: () => boss.stop({ graceful: true, timeout: 20_000 }),
   }
+}
+
+async function createQueue(boss: PgBoss, name: string, tries: number): Promise<void> {
+  await boss.createQueue(deadLetterQueue(name))
+  await boss.createQueue(name, {
+    retryLimit: tries - 1,
+    retryDelay: 1,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    deadLetter: deadLetterQueue(name),
+    notify: true,
+    // A worker that dies mid-job stops heartbeating; its job is retried after 10 s, not the 15-minute expiry.
+    heartbeatSeconds: 10,
+  } as never)
+}
+
+/**
+ * pg-boss keeps one row per schedule name in `pgboss.schedule` and its cron
+ * monitor (one process at a time, by lock) sends one job per occurrence, so
+ * any number of processes can register the same schedule.
+ */
+async function registerSchedule(boss: PgBoss, schedule: BlogSchedule, timeZone: string): Promise<void> {
+  // A scheduled run that fails is not retried on a loop: the next occurrence does the work again.
+  await createQueue(boss, schedule.name, 1)
+  await boss.schedule(schedule.name, schedule.cron, null, { tz: timeZone })
 }

@@ -5,6 +5,9 @@
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
 import { seedDemo } from '../src/seed'
 
+// A one-shot process: it must not take jobs from the queue's workers.
+process.env.WORKER = 'off'
+
 const env = loadEnvOrExit()
 if (env.production && !process.argv.includes('--force')) {
   console.error('✖ Refusing to seed demo users in production: their password is public. Pass --force if you really mean it.')

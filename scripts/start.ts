@@ -7,7 +7,6 @@ import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
 import { poolOf } from '../src/lib/pool'
 import { BatchedViewCounter, installViewCounter, postgresViewWriter } from '../src/lib/views'
 import { buildIfStale } from '../src/lib/build'
-import { startQueue } from '../jobs/worker'
 import { seedDemo } from '../src/seed'
 import { startWebServer } from '../src/server'
 
@@ -27,8 +26,6 @@ if (env.seedOnStart && (await payload.count({ collection: 'users', overrideAcces
   await seedDemo(payload, { password: env.seedPassword, log })
   seeded = true
 }
-// Workers run in this process unless WORKER=off (then run `npm run worker` elsewhere).
-const queue = await startQueue(payload, env, { work: env.worker, log })
 const views = new BatchedViewCounter(postgresViewWriter(poolOf(payload)!), {
   onError: (error) => payload.logger.warn(`view counts not flushed yet, will retry: ${(error as Error).message}`),
 })
@@ -62,8 +59,7 @@ async function shutdown(signal: string) {
   force.unref()
   await web.close()
   await views.stop() // the last views reach the database before it closes
-  await queue.stop() // in-flight jobs finish or return to the queue
-  await closePayload(payload)
+  await closePayload(payload) // the jobs plugin lets in-flight jobs finish or return to the queue
   await database.stop().catch(() => {})
   process.exit(0)
 }

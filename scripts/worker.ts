@@ -1,14 +1,17 @@
-/** `npm run worker`: only the queue workers and schedules, no web server. Run as many as needed. */
+/**
+ * `npm run worker`: only the queue workers and schedules, no web server. Run as many as needed.
+ * The jobs plugin starts the workers with Payload; this script only keeps the process up.
+ */
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
-import { startQueue } from '../jobs/worker'
 
+// This process exists to work, whatever WORKER says for the web processes sharing the configuration.
+process.env.WORKER = 'on'
 const env = loadEnvOrExit()
 if (env.queueConnection !== 'pgboss') {
   console.error('✖ QUEUE_CONNECTION=sync runs jobs inside the web process; set QUEUE_CONNECTION=pgboss to run workers.')
   process.exit(78)
 }
 const { payload, database } = await bootPayload()
-const queue = await startQueue(payload, env, { work: true, log: console.log })
 console.log('Inkwell worker is running')
 
 let stopping = false
@@ -16,8 +19,7 @@ async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
   console.log(`${signal}: finishing in-flight jobs…`)
-  await queue.stop()
-  await closePayload(payload)
+  await closePayload(payload) // stops the queue gracefully, then the database connections
   await database.stop().catch(() => {})
   process.exit(0)
 }

@@ -3,7 +3,6 @@ import type { CollectionConfig } from 'payload'
 import { anyone, can, fieldCan, ownsOr } from '../../src/access'
 import { stampOwner } from '../../hooks/stampOwner'
 import { limitReplyFlood } from './hooks/limitReplyFlood'
-import { notifyOnReply } from './hooks/notifyOnReply'
 import { renderReply } from './hooks/renderReply'
 import { syncStatsAfterCreate, syncStatsAfterDelete } from './hooks/syncArticleReplyStats'
 
@@ -22,7 +21,7 @@ export const Replies: CollectionConfig = {
   hooks: {
     beforeValidate: [limitReplyFlood],
     beforeChange: [stampOwner('author', 'replies.update.any'), renderReply],
-    afterChange: [syncStatsAfterCreate, notifyOnReply],
+    afterChange: [syncStatsAfterCreate],
     afterDelete: [syncStatsAfterDelete],
   },
   fields: [

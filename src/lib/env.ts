@@ -24,6 +24,15 @@ export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number]
 /** The rel tokens that make sense on links to other sites (external links always get rel + target=_blank). */
 const LINK_REL_TOKENS = ['noopener', 'noreferrer', 'nofollow', 'ugc', 'sponsored', 'external'] as const
 
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
+}
+
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v)
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional())
 const bool = (fallback: boolean) =>
@@ -65,10 +74,11 @@ const schema = z.object({
   DB_PUSH: bool(false),
   QUEUE_CONNECTION: z.preprocess(emptyToUndefined, z.enum(QUEUE_CONNECTIONS).default('sync')),
   WORKER: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
-  QUEUE_MONITOR_PATH: z.preprocess(
+  APP_TIMEZONE: z.preprocess(
     emptyToUndefined,
-    z.string().regex(/^\/[\w\-/]*$/, 'must be a path starting with /').default('/admin/queues'),
+    z.string().refine(isTimeZone, 'must be an IANA time zone such as UTC or Europe/Paris').default('UTC'),
   ),
+  SYNC_RETRY_SCALE: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1).default(1)),
   SEED_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').default('inkwell-demo')),
   SEED_ON_START: bool(true),
   APP_DEBUG: bool(false),
@@ -181,7 +191,8 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     dbPush: !production && e.DB_PUSH,
     queueConnection: e.QUEUE_CONNECTION,
     worker: e.WORKER === 'on',
-    queueMonitorPath: e.QUEUE_MONITOR_PATH,
+    timeZone: e.APP_TIMEZONE,
+    syncRetryScale: e.SYNC_RETRY_SCALE,
     seedPassword: e.SEED_PASSWORD,
     seedOnStart: !production && e.SEED_ON_START,
     debug: e.APP_DEBUG,

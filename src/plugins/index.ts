@@ -10,6 +10,7 @@ import type { Env } from '../lib/env'
 import { accountsPlugin } from './accounts'
 import { contentPlugin } from './content'
 import { jobsPlugin } from './jobs'
+import { notificationsPlugin } from './notifications'
 import { renderCachePlugin } from './renderCache'
 import { articleSeoPlugin } from './seo'
 import { sitePlugin } from './site'
@@ -19,7 +20,14 @@ export function inkwellPlugins(env: Env): Plugin[] {
     accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.avatarMaxBytes, verifyEmail: env.verifyEmail }),
     contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     sitePlugin(),
-    jobsPlugin(),
+    notificationsPlugin(),
+    jobsPlugin({
+      connection: env.queueConnection,
+      databaseUrl: env.databaseUrl,
+      work: env.worker,
+      timeZone: env.timeZone,
+      syncRetryScale: env.syncRetryScale,
+    }),
     articleSeoPlugin({ siteName: 'Inkwell' }),
     // Last: it decorates the collections the plugins above added.
     renderCachePlugin(),

@@ -1,12 +1,48 @@
-import type { Config, Plugin } from 'payload'
+/**
+ * Background work, owned by Payload's lifecycle: whatever starts a Payload
+ * instance (`npm start`, `npm run worker`, `npm run blog`, a test, the Next
+ * bundle) gets the configured queue, never a silent fallback to sync mode.
+ *
+ *  - onInit: jobs may run after the writing transaction commits; in pgboss mode
+ *    pg-boss starts, creates a queue per registered job and schedule, registers
+ *    the schedules (pg-boss cron) and, when `work` is set, runs the workers.
+ *  - payload.destroy(): the workers finish in-flight jobs (or return them to the
+ *    queue), then Payload closes the database as usual.
+ *
+ * The jobs, schedules and commands themselves come from the feature plugins
+ * (`addJobs`, `addSchedules`, `addCommands` in jobs/commands.ts).
+ */
+import type { Config, Payload, Plugin } from 'payload'
 
 import { installAfterCommit } from '../../jobs/afterCommit'
+import { addSchedules } from '../../jobs/commands'
+import { pruneScheduleRuns } from '../../jobs/pruneScheduleRuns'
+import { attachQueue } from '../../jobs/queue'
+import { startQueue, type QueueOptions } from '../../jobs/worker'
+import { queueConsoleAdmin } from '../admin/QueueConsole/config'
 
-/** Background work: lets jobs run after the writing transaction commits, in every Payload instance. */
-export const jobsPlugin = (): Plugin => (config: Config): Config => ({
-  ...config,
-  onInit: async (payload) => {
-    await config.onInit?.(payload)
-    installAfterCommit(payload, (error) => payload.logger.error({ err: error }, 'background job failed'))
-  },
-})
+export type JobsOptions = QueueOptions & { syncRetryScale: number }
+
+export const jobsPlugin =
+  (options: JobsOptions): Plugin =>
+  (config: Config): Config => ({
+    ...queueConsoleAdmin(addSchedules(config, [pruneScheduleRuns])),
+    onInit: async (payload) => {
+      await config.onInit?.(payload)
+      installAfterCommit(payload, (error) => payload.logger.error({ err: error }, 'background job failed'))
+      const queue = await startQueue(payload, options)
+      attachQueue(payload, { mode: options.connection, boss: queue.boss, syncRetryScale: options.syncRetryScale })
+      stopQueueOnDestroy(payload, queue.stop)
+    },
+  })
+
+/** Payload has no shutdown hook; its destroy() is the one shutdown path every process takes (closePayload). */
+function stopQueueOnDestroy(payload: Payload, stop: () => Promise<void>): void {
+  const destroy = payload.destroy
+  payload.destroy = async () => {
+    await stop()
+    attachQueue(payload, undefined)
+    payload.destroy = destroy
+    await destroy()
+  }
+}

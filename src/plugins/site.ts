@@ -1,14 +1,13 @@
 import type { Config, Plugin } from 'payload'
 
 import { Links } from '../../collections/Links'
-import { Notifications } from '../../collections/Notifications'
 import { SiteSettings } from '../globals/SiteSettings'
 import { readActiveUsers } from '../lib/activeUsers'
 import { addToConfig } from './addToConfig'
 
-/** Site-wide pieces: settings, friendly links, in-site notifications and the active-users list. */
+/** Site-wide pieces: settings, friendly links and the active-users list. */
 export const sitePlugin = (): Plugin => (config: Config): Config => {
-  const withParts = addToConfig({ collections: [Links, Notifications], globals: [SiteSettings] })(config) as Config
+  const withParts = addToConfig({ collections: [Links], globals: [SiteSettings] })(config) as Config
   return {
     ...withParts,
     endpoints: [

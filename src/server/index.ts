@@ -17,7 +17,6 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => unknown
 export type WebServer = { server: http.Server; url: string; close: () => Promise<void>; cache?: RenderCache }
 
 const root = path.resolve(import.meta.dirname, '../..')
-const QUEUE_CONSOLE_ROUTE = '/admin/queues'
 
 async function loadNextHandler(env: Env): Promise<Handler> {
   const { default: next } = await import('next')
@@ -75,10 +74,6 @@ export async function startWebServer(env: Env, { log = console.log, views, cache
     // is trusted; loopback peers (the reader site calling the API on a visitor's
     // behalf, or a local reverse proxy) keep theirs.
     if (!env.trustProxy && !isLoopback(req.socket.remoteAddress)) req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? ''
-    // A custom console path is served by the console's route.
-    if (env.queueMonitorPath !== QUEUE_CONSOLE_ROUTE && req.url?.split('?')[0] === env.queueMonitorPath) {
-      req.url = QUEUE_CONSOLE_ROUTE + (req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '')
-    }
     const owner = ownerOf(req.url)
     if (owner === 'health') {
       const ready = Boolean(nextHandler && astroHandler)

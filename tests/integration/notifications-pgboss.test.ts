@@ -7,7 +7,8 @@ import pg from 'pg'
 import { commitTransaction, createLocalReq, initTransaction, killTransaction } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { startQueue, type RunningQueue } from '../../jobs/worker'
+import { queueOf } from '../../jobs/queue'
+import { startQueue } from '../../jobs/worker'
 import { getEnv } from '../../src/lib/env'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { startInbox, smtpEnv, type Inbox } from '../helpers/smtp'
@@ -16,15 +17,14 @@ import { waitUntil } from '../helpers/waitUntil'
 
 let t: TestPayload
 let inbox: Inbox
-let queue: RunningQueue
 let db: pg.Client
 let cast: Awaited<ReturnType<typeof createCast>>
 let articleId: number
 
 beforeAll(async () => {
   inbox = await startInbox()
+  // No script starts the queue: the jobs plugin does, in Payload's onInit.
   t = await createTestPayload({ ...smtpEnv(inbox), QUEUE_CONNECTION: 'pgboss' })
-  queue = await startQueue(t.payload, getEnv(), { work: true, log: () => {} })
   db = new pg.Client({ connectionString: t.databaseUrl })
   db.on('error', () => {})
   await db.connect()
@@ -37,7 +37,6 @@ beforeAll(async () => {
   ).id
 })
 afterAll(async () => {
-  await queue?.stop()
   await db?.end()
   await t?.destroy()
   await inbox?.stop()
@@ -97,7 +96,9 @@ describe('notify the article author (pg-boss)', () => {
   })
 
   it('runs each job once with two workers on one database', async () => {
-    const second = await startQueue(t.payload, getEnv(), { work: true, log: () => {}, install: false })
+    // A second set of workers on the same database, as another process would run.
+    const env = getEnv()
+    const second = await startQueue(t.payload, { connection: 'pgboss', databaseUrl: env.databaseUrl, work: true, timeZone: env.timeZone })
     try {
       const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => reply(`Parallel reply ${i}`)))
       await waitUntil(async () => mailsAbout('Parallel reply').length >= 12, { what: '12 mails' })
@@ -131,7 +132,7 @@ describe('queue console', () => {
   it('shows the site owner every queue by state, failed jobs with their error, and retries or deletes them', async () => {
     const { handleQueueConsoleAction, renderQueueConsole } = await import('../../src/admin/QueueConsole/queueConsole')
     // A job that fails for good: its reply is gone, but the data points at a reply of a deleted article… so make one fail.
-    const failing = await queue.boss!.send('notify-article-author', { replyId: 'not-a-number' } as never, { retryLimit: 0 } as never)
+    const failing = await queueOf(t.payload).boss!.send('notify-article-author', { replyId: 'not-a-number' } as never, { retryLimit: 0 } as never)
     await waitUntil(async () => {
       const { rows } = await db.query(`select state from pgboss.job where id = $1`, [failing])
       return rows[0]?.state === 'failed'

@@ -12,15 +12,12 @@ import pg from 'pg'
 import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { startQueue, type RunningQueue } from '../../jobs/worker'
-import { getEnv } from '../../src/lib/env'
 import { freePort } from '../helpers/app'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { createCast } from '../helpers/users'
 import { waitUntil } from '../helpers/waitUntil'
 
 let t: TestPayload
-let queue: RunningQueue
 let smtp: SMTPServer
 let smtpPort: number
 let hang = true
@@ -86,13 +83,11 @@ beforeAll(async () => {
     },
   })
   await new Promise<void>((r) => smtp.listen(smtpPort, '127.0.0.1', () => r()))
-  t = await createTestPayload({ QUEUE_CONNECTION: 'pgboss', MAIL_DRIVER: 'smtp', MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtpPort) })
-  // This process only enqueues; the workers are other processes.
-  queue = await startQueue(t.payload, getEnv(), { work: false, log: () => {} })
+  // This process only enqueues (WORKER=off); the workers are other processes.
+  t = await createTestPayload({ QUEUE_CONNECTION: 'pgboss', WORKER: 'off', MAIL_DRIVER: 'smtp', MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtpPort) })
 })
 afterAll(async () => {
   for (const w of workers) killGroup(w, 'SIGKILL')
-  await queue?.stop()
   await t?.destroy()
   smtp?.close()
 })

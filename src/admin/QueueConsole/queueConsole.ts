@@ -8,8 +8,8 @@
 import { CronExpressionParser } from 'cron-parser'
 import { createLocalReq, type Payload } from 'payload'
 
-import { currentBoss, queueMode } from '../../../jobs/queue'
-import { JOBS } from '../../../jobs/definitions'
+import { registeredCommands } from '../../../jobs/commands'
+import { queueOf } from '../../../jobs/queue'
 import { deadLetterQueue } from '../../../jobs/worker'
 import { hasPermission } from '../../access/permissions'
 import { getEnv } from '../../lib/env'
@@ -40,6 +40,12 @@ async function authorize(request: Request, payload: Payload): Promise<Response |
   return null
 }
 
+/** Every pg-boss queue of this instance: one per job and one per schedule. */
+function queueNames(payload: Payload): string[] {
+  const { jobs, schedules } = registeredCommands(payload)
+  return [...Object.keys(jobs), ...schedules.map((s) => s.name)]
+}
+
 async function query(payload: Payload, sql: string, params: unknown[] = []): Promise<Row[]> {
   const pool = (payload.db as unknown as { pool: { query: (s: string, p: unknown[]) => Promise<{ rows: Row[] }> } }).pool
   return (await pool.query(sql, params)).rows
@@ -56,13 +62,14 @@ function nextRun(cron: string, timezone: string | null): string {
 export async function renderQueueConsole(request: Request, payload: Payload): Promise<Response> {
   const denied = await authorize(request, payload)
   if (denied) return denied
-  if (queueMode() === 'sync' || !currentBoss()) {
+  if (queueOf(payload).mode === 'sync') {
     return page(
       'Queues',
       `<h1>Queues</h1><p class="note"><strong>QUEUE_CONNECTION=sync</strong>: jobs run in the web process right after each write, retrying in place. There is no queue to monitor. Set <code>QUEUE_CONNECTION=pgboss</code> for a durable queue with retries, a dead-letter queue and this console.</p>`,
     )
   }
-  const names = Object.keys(JOBS).flatMap((n) => [n, deadLetterQueue(n)])
+  const queues = queueNames(payload)
+  const names = queues.flatMap((n) => [n, deadLetterQueue(n)])
   const [counts, hour, failed, schedules] = await Promise.all([
     query(payload, `select name, state::text as state, count(*)::int as n from pgboss.job where name = any($1) group by 1, 2`, [names]),
     query(payload, `select name, count(*)::int as n from pgboss.job where name = any($1) and state = 'completed' and completed_on > now() - interval '1 hour' group by 1`, [names]),
@@ -71,7 +78,7 @@ export async function renderQueueConsole(request: Request, payload: Payload): Pr
   ])
   const count = (name: string, state: string) => counts.find((c) => c.name === name && c.state === state)?.n ?? 0
   const perHour = (name: string) => hour.find((c) => c.name === name)?.n ?? 0
-  const queueRows = Object.keys(JOBS)
+  const queueRows = queues
     .map((name) => {
       const dead = STATES.reduce((sum, s) => sum + Number(count(deadLetterQueue(name), s)), 0)
       return `<tr><td>${h(name)}</td>${STATES.map((s) => `<td class="n">${count(name, s)}</td>`).join('')}<td class="n">${dead}</td><td class="n">${perHour(name)}</td></tr>`
@@ -102,12 +109,12 @@ export async function handleQueueConsoleAction(request: Request, payload: Payloa
   if (origin && origin !== new URL(getEnv().baseUrl).origin) return page('Forbidden', '<h1>403 — cross-site request refused</h1>', 403)
   const denied = await authorize(request, payload)
   if (denied) return denied
-  const boss = currentBoss()
+  const boss = queueOf(payload).boss
   const form = await request.formData()
   const name = String(form.get('name') ?? '')
   const id = String(form.get('id') ?? '')
   const action = String(form.get('action') ?? '')
-  const known = Object.keys(JOBS).flatMap((n) => [n, deadLetterQueue(n)])
+  const known = queueNames(payload).flatMap((n) => [n, deadLetterQueue(n)])
   if (!boss || !known.includes(name) || !/^[0-9a-f-]{36}$/.test(id) || !['retry', 'delete'].includes(action)) {
     return page('Bad request', '<h1>400 — unknown job or action</h1>', 400)
   }

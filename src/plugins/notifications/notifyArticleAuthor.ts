@@ -10,9 +10,9 @@ import type { Payload } from 'payload'
 
 import { sql } from '@payloadcms/db-postgres'
 
-import { getEnv } from '../src/lib/env'
-import { escapeHtml } from '../src/lib/escapeHtml'
-import { relationId } from '../src/lib/relationId'
+import { getEnv } from '../../lib/env'
+import { escapeHtml } from '../../lib/escapeHtml'
+import { relationId } from '../../lib/relationId'
 
 export type NotifyArticleAuthorData = { replyId: number }
 
