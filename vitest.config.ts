@@ -8,7 +8,6 @@ import { defineConfig } from 'vitest/config'
  */
 export default defineConfig({
   test: {
-    reporters: process.env.CI ? ['default'] : ['default'],
     projects: [
       {
         test: {

@@ -3,10 +3,10 @@ import { defineConfig } from 'astro/config'
 
 // The reader site. Served by Inkwell's one-origin server (src/server), which
 // imports the built handler; `standalone` mode gives static files + SSR in one handler.
+// No `site`: absolute URLs come from BASE_URL in the typed configuration (src/lib/env.ts) at run time.
 export default defineConfig({
   output: 'server',
   adapter: node({ mode: 'standalone' }),
-  site: process.env.BASE_URL || 'http://localhost:3000',
   trailingSlash: 'ignore',
   security: { checkOrigin: true },
   build: { assets: '_astro' },

@@ -22,7 +22,13 @@ process.env.WORKER = 'off'
 
 const { bootPayload, closePayload, loadEnvOrExit } = await import('../src/lib/boot')
 
-type Builtin = { name: string; usage: string; description: string; run: (payload: Payload, args: string[]) => Promise<string> }
+type Builtin = {
+  name: string
+  usage: string
+  description: string
+  /** Reads the arguments before anything boots, so a mistake answers at once (exit 2). */
+  prepare: (args: string[]) => (payload: Payload) => Promise<string>
+}
 
 class UsageError extends Error {}
 
@@ -31,18 +37,18 @@ const BUILTINS: Builtin[] = [
     name: 'schedule:run',
     usage: 'schedule:run [--at <ISO time>]',
     description: 'Run the schedules due in this minute (or the minute given), once across hosts',
-    run: async (payload, args) => {
+    prepare: (args) => {
       const at = option(args, '--at')
       const now = at === undefined ? new Date() : new Date(at)
       if (Number.isNaN(now.getTime())) throw new UsageError(`--at: "${at}" is not a date and time (e.g. 2026-11-24T00:00Z)`)
-      return runDueSchedules(payload, { now, timeZone: loadEnvOrExit().timeZone, io: (name) => terminalIO(name) })
+      return (payload) => runDueSchedules(payload, { now, timeZone: loadEnvOrExit().timeZone, io: (name) => terminalIO(name) })
     },
   },
   {
     name: 'job',
     usage: "job <name> '<JSON data>'",
     description: 'Run one queue job in this process, now, with the given data',
-    run: async (payload, [name, json]) => {
+    prepare: ([name, json]) => {
       if (!name || json === undefined) throw new UsageError("job needs a name and its data: job notify-article-author '{\"replyId\":12}'")
       let data: unknown
       try {
@@ -50,8 +56,10 @@ const BUILTINS: Builtin[] = [
       } catch {
         throw new UsageError(`job ${name}: the data is not JSON: ${json}`)
       }
-      await jobDefinition(payload, name).handler(payload, data as never)
-      return `job ${name} done`
+      return async (payload) => {
+        await jobDefinition(payload, name).handler(payload, data as never)
+        return `job ${name} done`
+      }
     },
   },
 ]
@@ -97,17 +105,22 @@ async function main(argv: string[]): Promise<number> {
     return 2
   }
 
+  let run: (payload: Payload) => Promise<string>
+  try {
+    run = command ? (payload) => command.run(payload, terminalIO(name)) : builtin!.prepare(args)
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error
+    console.error(error.message)
+    return 2
+  }
+
   const started = Date.now()
   const { payload, database } = await bootPayload({ log: () => {} })
   try {
-    const summary = command ? await command.run(payload, terminalIO(name)) : await builtin!.run(payload, args)
+    const summary = await run(payload)
     console.log(`✔ ${summary} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
     return 0
   } catch (error) {
-    if (error instanceof UsageError) {
-      console.error(error.message)
-      return 2
-    }
     console.error(`✖ ${name} failed: ${(error as Error).stack ?? error}`)
     return 1
   } finally {

@@ -15,8 +15,6 @@ const log = (message: string) => console.log(message)
 const env = loadEnvOrExit()
 // The Next bundle reads the same configuration; make the development secret visible to it.
 process.env.PAYLOAD_SECRET ??= env.payloadSecret
-// The reader site builds absolute URLs (canonical, feeds, sitemap) from it.
-process.env.BASE_URL = env.baseUrl
 
 if (!process.argv.includes('--no-build')) await buildIfStale(log)
 

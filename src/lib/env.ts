@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
+import { config as loadDotenv } from 'dotenv'
 import { z } from 'zod'
 
 export class ConfigError extends Error {
@@ -219,8 +220,16 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
 }
 
 let cached: Env | undefined
-/** The process-wide configuration (built on first use). */
+/**
+ * The process-wide configuration, built on first use. Every entry point reads
+ * it through here (scripts, the Next bundle, the Astro handler), so `.env` in
+ * the working directory is loaded here, once; variables already set in the
+ * environment win over it.
+ */
 export function getEnv(): Env {
-  cached ??= buildEnv()
+  if (!cached) {
+    loadDotenv({ path: path.resolve('.env'), quiet: true, override: false })
+    cached = buildEnv()
+  }
   return cached
 }

@@ -71,10 +71,7 @@ describe('smoke: npm start on an empty database', () => {
 
   it('lets the seeded site owner log in to the admin', async () => {
     const page = await browser.newPage()
-    const login = new AdminLoginPage(page, app.url)
-    await login.open()
-    await login.logIn('owner@inkwell.test', 'inkwell-demo')
-    await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/')
+    await new AdminLoginPage(page, app.url).signInAs('owner@inkwell.test')
     await page.getByRole('link', { name: /Articles/ }).first().waitFor()
     const cookies = await page.context().cookies()
     const session = cookies.find((c) => c.name === 'payload-token')

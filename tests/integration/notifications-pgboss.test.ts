@@ -8,9 +8,11 @@ import { commitTransaction, createLocalReq, initTransaction, killTransaction } f
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { queueOf } from '../../jobs/queue'
+import { loadQueueConsole } from '../../src/admin/QueueConsole/data'
 import { startQueue } from '../../jobs/worker'
 import { getEnv } from '../../src/lib/env'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
+import { Browser } from '../helpers/restClient'
 import { startInbox, smtpEnv, type Inbox } from '../helpers/smtp'
 import { createCast } from '../helpers/users'
 import { waitUntil } from '../helpers/waitUntil'
@@ -113,63 +115,59 @@ describe('notify the article author (pg-boss)', () => {
 })
 
 describe('queue console', () => {
-  const consoleRequest = async (email: string | null, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers)
-    if (email) {
-      const { token } = await t.payload.login({ collection: 'users', data: { email, password: 'correct horse battery staple' } })
-      headers.set('authorization', `JWT ${token}`)
-    }
-    return new Request('http://localhost:3000/admin/queues', { ...init, headers })
+  const tokenOf = async (email: string) =>
+    (await t.payload.login({ collection: 'users', data: { email, password: 'correct horse battery staple' } })).token!
+  /** The console's Retry/Delete form, posted through Payload's real REST pipeline. */
+  const postAction = async (form: Record<string, string>, auth: { token?: string; cookieToken?: string; origin?: string } = {}) => {
+    const browser = new Browser(t.payload, t.databaseName)
+    const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' }
+    if (auth.token) headers.authorization = `JWT ${auth.token}`
+    if (auth.cookieToken) browser.cookies.set('payload-token', auth.cookieToken)
+    return browser.request('/api/queue-console/jobs', { method: 'POST', body: new URLSearchParams(form).toString(), headers, origin: auth.origin })
   }
 
-  it('answers 403 to everyone without queue.monitor', async () => {
-    const { renderQueueConsole } = await import('../../src/admin/QueueConsole/queueConsole')
-    for (const email of [null, 'reader@example.test', 'author@example.test', 'admin@example.test']) {
-      expect((await renderQueueConsole(await consoleRequest(email), t.payload)).status).toBe(403)
+  it('refuses the console’s actions with 403 to everyone without queue.monitor', async () => {
+    const form = { action: 'delete', name: 'notify-article-author', id: '00000000-0000-0000-0000-000000000000' }
+    expect((await postAction(form)).status).toBe(403)
+    for (const email of ['reader@example.test', 'author@example.test', 'admin@example.test']) {
+      const response = await postAction(form, { token: await tokenOf(email) })
+      expect(response.status).toBe(403)
+      expect(await response.text()).toContain('queue.monitor')
     }
   })
 
-  it('shows the site owner every queue by state, failed jobs with their error, and retries or deletes them', async () => {
-    const { handleQueueConsoleAction, renderQueueConsole } = await import('../../src/admin/QueueConsole/queueConsole')
-    // A job that fails for good: its reply is gone, but the data points at a reply of a deleted article… so make one fail.
-    const failing = await queueOf(t.payload).boss!.send('notify-article-author', { replyId: 'not-a-number' } as never, { retryLimit: 0 } as never)
+  it('shows the site owner every queue by state and failed jobs with their error; retries or deletes them', async () => {
+    // A job that fails for good: malformed data can never succeed.
+    const failing = (await queueOf(t.payload).boss!.send('notify-article-author', { replyId: 'not-a-number' } as never, { retryLimit: 0 } as never))!
     await waitUntil(async () => {
       const { rows } = await db.query(`select state from pgboss.job where id = $1`, [failing])
       return rows[0]?.state === 'failed'
     }, { what: 'the job to fail' })
 
-    const response = await renderQueueConsole(await consoleRequest('owner@example.test'), t.payload)
-    expect(response.status).toBe(200)
-    const html = await response.text()
-    expect(html).toContain('notify-article-author')
-    expect(html).toContain('Jobs by state')
-    expect(html).toContain(failing!)
-    expect(html).toContain('not-a-number')
+    const data = await loadQueueConsole(t.payload)
+    if (data.mode !== 'pgboss') throw new Error('expected the pg-boss console')
+    expect(data.queues.map((q) => q.name)).toEqual(expect.arrayContaining(['notify-article-author', 'prune-schedule-runs']))
+    expect(data.queues.find((q) => q.name === 'notify-article-author')!.byState.failed).toBeGreaterThanOrEqual(1)
+    const shown = data.failed.find((j) => j.id === failing)
+    expect(shown?.error).toContain('not-a-number')
+    expect(data.schedules).toContainEqual(expect.objectContaining({ name: 'prune-schedule-runs', cron: '30 3 * * *' }))
 
-    const act = async (action: string) => {
-      const body = new URLSearchParams({ action, name: 'notify-article-author', id: failing! })
-      const request = await consoleRequest('owner@example.test', {
-        method: 'POST',
-        body,
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost:3000' },
-      })
-      return handleQueueConsoleAction(request, t.payload)
-    }
-    const crossSite = await handleQueueConsoleAction(
-      await consoleRequest('owner@example.test', {
-        method: 'POST',
-        body: new URLSearchParams({ action: 'delete', name: 'notify-article-author', id: failing! }),
-        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://evil.test' },
-      }),
-      t.payload,
-    )
-    expect(crossSite.status).toBe(403)
-    expect((await act('retry')).status).toBe(303)
+    const owner = await tokenOf('owner@example.test')
+    const form = (action: string) => ({ action, name: 'notify-article-author', id: failing })
+    // A cross-site form post carries the owner's cookie, but Payload's CSRF check ignores it.
+    expect((await postAction(form('delete'), { cookieToken: owner, origin: 'http://evil.test' })).status).toBe(403)
+    const badId = await postAction({ ...form('retry'), id: 'x' }, { token: owner })
+    expect(badId.status).toBe(400)
+    expect(await badId.json()).toEqual({ errors: [{ field: 'id', message: 'must be a job id (a UUID)' }] })
+
+    const retried = await postAction(form('retry'), { cookieToken: owner })
+    expect(retried.status).toBe(303)
+    expect(retried.headers.get('location')).toBe('/admin/queues')
     await waitUntil(async () => {
-      const { rows } = await db.query(`select state from pgboss.job where id = $1`, [failing])
-      return rows[0]?.state === 'failed' && rows[0]
+      const { rows } = await db.query(`select state, retry_count from pgboss.job where id = $1`, [failing])
+      return rows[0]?.state === 'failed' && rows[0].retry_count >= 1 && rows[0]
     }, { what: 'the retried job to fail again' })
-    expect((await act('delete')).status).toBe(303)
+    expect((await postAction(form('delete'), { token: owner })).status).toBe(303)
     const { rows } = await db.query(`select 1 from pgboss.job where id = $1`, [failing])
     expect(rows).toHaveLength(0)
   })

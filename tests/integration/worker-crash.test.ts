@@ -3,10 +3,7 @@
  * nothing: once its heartbeat stops, pg-boss hands the job to the next worker,
  * which sends the mail; one notification and one delivered mail in the end.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import type { ChildProcess } from 'node:child_process'
 
 import pg from 'pg'
 import { SMTPServer } from 'smtp-server'
@@ -14,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { freePort } from '../helpers/app'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
+import { scriptEnv, spawnScript } from '../helpers/script'
 import { createCast } from '../helpers/users'
 import { waitUntil } from '../helpers/waitUntil'
 
@@ -26,24 +24,9 @@ const delivered: string[] = []
 const workers: ChildProcess[] = []
 
 function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/worker.ts'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: t.databaseUrl,
-      QUEUE_CONNECTION: 'pgboss',
-      MAIL_DRIVER: 'smtp',
-      MAIL_HOST: '127.0.0.1',
-      MAIL_PORT: String(smtpPort),
-      MAIL_ENCRYPTION: 'null',
-      PAYLOAD_SECRET: 'test-secret-not-for-production',
-      BASE_URL: 'http://localhost:3000',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'inkwell-worker-')),
-      LOG_LEVEL: 'error',
-      NODE_ENV: 'test',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true, // its own process group, so SIGKILL reaches tsx's child too
-  })
+  const env = scriptEnv(t.databaseUrl, { QUEUE_CONNECTION: 'pgboss', MAIL_DRIVER: 'smtp', MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtpPort), MAIL_ENCRYPTION: 'null' })
+  // Its own process group, so SIGKILL reaches tsx's child too.
+  const child = spawnScript('scripts/worker.ts', [], env, { detached: true })
   workers.push(child)
   return new Promise((resolve, reject) => {
     let out = ''

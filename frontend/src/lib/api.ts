@@ -3,6 +3,7 @@
  * the same origin, typed from the generated payload-types.ts. Public pages
  * read as an anonymous visitor, so what they show is what the public may see.
  */
+import { getEnv } from '../../../src/lib/env'
 import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../src/payload-types'
 
 export type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User }
@@ -218,7 +219,7 @@ export function pageParam(url: URL, name = 'page'): number {
 
 /** The site's own origin, as Payload's CSRF allow-list (BASE_URL) knows it. */
 function siteOrigin(): string {
-  return (process.env.BASE_URL || `http://localhost:${process.env.PORT || 3000}`).replace(/\/+$/, '')
+  return getEnv().baseUrl
 }
 
 /**

@@ -1,6 +1,8 @@
 /** RSS 2.0, Atom and JSON Feed from the latest articles, with the `feed` package. */
 import { Feed } from 'feed'
 
+import { getEnv } from '../../../src/lib/env'
+
 import { articlePath, getSettings, latestArticlesWithBody, nameOf } from './api'
 
 export const FEED_TAGS = 'settings,list'
@@ -42,8 +44,9 @@ export async function buildFeed(site: string): Promise<Feed> {
   return feed
 }
 
-export function siteOrigin(url: URL): string {
-  return (process.env.BASE_URL || url.origin).replace(/\/$/, '')
+/** The site's public origin, BASE_URL from the typed configuration (the request's own origin may be an internal address). */
+export function siteOrigin(_url?: URL): string {
+  return getEnv().baseUrl
 }
 
 export function feedResponse(body: string, contentType: string): Response {

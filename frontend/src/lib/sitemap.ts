@@ -8,6 +8,7 @@ import { Readable } from 'node:stream'
 
 import { SitemapIndexStream, SitemapStream } from 'sitemap'
 
+import { getEnv } from '../../../src/lib/env'
 import { articlePath, countPublishedArticles, listAll, publishedArticleStubs, type Category, type Tag, type User } from './api'
 
 export const SITEMAP_TAGS = 'list,categories,tags'
@@ -15,8 +16,7 @@ export const SITEMAP_TAGS = 'list,categories,tags'
 type Url = { url: string; lastmod?: string }
 
 export function maxUrlsPerSitemap(): number {
-  const configured = Number(process.env.SITEMAP_MAX_URLS)
-  return Number.isInteger(configured) && configured > 0 && configured <= 50_000 ? configured : 50_000
+  return getEnv().sitemapMaxUrls // validated once, in the typed configuration
 }
 
 async function fixedUrls(): Promise<Url[]> {

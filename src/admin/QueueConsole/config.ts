@@ -1,6 +1,23 @@
+/** Adds the queue console to the admin: its view, its link in the navigation and its action endpoint. */
 import type { Config } from 'payload'
 
-/** Placeholder until the admin view lands. */
+import { handleQueueConsoleAction, QUEUE_CONSOLE_ACTION_PATH, QUEUE_CONSOLE_PATH } from './data'
+
 export function queueConsoleAdmin(config: Config): Config {
-  return config
+  const components = config.admin?.components ?? {}
+  return {
+    ...config,
+    admin: {
+      ...config.admin,
+      components: {
+        ...components,
+        views: {
+          ...components.views,
+          queues: { Component: '/src/admin/QueueConsole/QueueConsoleView#QueueConsoleView', path: QUEUE_CONSOLE_PATH, exact: true },
+        },
+        afterNavLinks: [...(components.afterNavLinks ?? []), '/src/admin/QueueConsole/QueueConsoleNavLink#QueueConsoleNavLink'],
+      },
+    },
+    endpoints: [...(config.endpoints ?? []), { path: QUEUE_CONSOLE_ACTION_PATH, method: 'post', handler: handleQueueConsoleAction }],
+  }
 }

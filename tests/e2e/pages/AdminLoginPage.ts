@@ -17,4 +17,11 @@ export class AdminLoginPage {
     await this.page.locator('input[name="password"]').fill(password)
     await this.page.locator('button[type="submit"]').click()
   }
+
+  /** Opens the login screen, signs in and waits for the admin home. */
+  async signInAs(email: string, password = 'inkwell-demo') {
+    await this.open()
+    await this.logIn(email, password)
+    await this.page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/')
+  }
 }
