@@ -15,6 +15,8 @@
  * not in a module variable, because hooks may run from the Next bundle's own
  * copy of this module while the instance is shared.
  */
+import type { EventEmitter } from 'node:events'
+
 import type { Payload, PayloadRequest } from 'payload'
 import type { PgBoss } from 'pg-boss'
 
@@ -29,6 +31,8 @@ export type QueueState = {
   boss?: PgBoss
   /** Sync mode retries in place after 1 s, 2 s, 4 s… times this (SYNC_RETRY_SCALE; tests shorten it). */
   syncRetryScale: number
+  /** Sync mode emits 'retry' ({ name, attempt, error }) when a try fails and another will follow. */
+  events: EventEmitter
 }
 
 const STATE = Symbol.for('inkwell.queue')
@@ -108,6 +112,7 @@ async function runWithRetries<N extends JobName>(payload: PayloadRequest['payloa
         return
       }
       payload.logger.warn(`job ${name} failed (try ${attempt} of ${tries}), retrying: ${(error as Error).message}`)
+      queueOf(payload).events.emit('retry', { name, attempt, error })
       await delay(1000 * 2 ** (attempt - 1) * queueOf(payload).syncRetryScale)
     }
   }

@@ -12,6 +12,8 @@
  * The jobs, schedules and commands themselves come from the feature plugins
  * (`addJobs`, `addSchedules`, `addCommands` in jobs/commands.ts).
  */
+import { EventEmitter } from 'node:events'
+
 import type { Config, Payload, Plugin } from 'payload'
 
 import { installAfterCommit } from '../../jobs/afterCommit'
@@ -31,7 +33,7 @@ export const jobsPlugin =
       await config.onInit?.(payload)
       installAfterCommit(payload, (error) => payload.logger.error({ err: error }, 'background job failed'))
       const queue = await startQueue(payload, options)
-      attachQueue(payload, { mode: options.connection, boss: queue.boss, syncRetryScale: options.syncRetryScale })
+      attachQueue(payload, { mode: options.connection, boss: queue.boss, syncRetryScale: options.syncRetryScale, events: new EventEmitter() })
       stopQueueOnDestroy(payload, queue.stop)
     },
   })

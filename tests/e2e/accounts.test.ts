@@ -4,44 +4,23 @@
  * the database), sign out and in, edit the profile, upload an avatar, and
  * reset the password through a mail received by a real SMTP server.
  */
-import type { AddressInfo } from 'node:net'
-
 import pg from 'pg'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import PostalMime from 'postal-mime'
 import sharp from 'sharp'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { startApp, type RunningApp } from '../helpers/app'
 import { launchBrowser } from '../helpers/browser'
+import { smtpEnv, startInbox, type Inbox } from '../helpers/smtp'
 import { AccountMenu, ForgotPasswordPage, LoginPage, ProfilePage, RegisterPage, ResetPasswordPage, submit } from './pages/AccountPages'
-
-type Mail = Awaited<ReturnType<typeof PostalMime.parse>>
 
 let app: RunningApp
 let browser: Browser
 let context: BrowserContext
 let page: Page
 let db: pg.Client
-const mails: Mail[] = []
-const mailWaiters: ((mail: Mail) => void)[] = []
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, _session, callback) {
-    const chunks: Buffer[] = []
-    stream.on('data', (c: Buffer) => chunks.push(c))
-    stream.on('end', () => {
-      PostalMime.parse(Buffer.concat(chunks)).then((mail) => {
-        mails.push(mail)
-        mailWaiters.shift()?.(mail)
-        callback()
-      }, callback)
-    })
-  },
-})
-const nextMail = () => new Promise<Mail>((resolve) => mailWaiters.push(resolve))
+let inbox: Inbox
+const nextMail = () => inbox.next()
 
 const EMAIL = 'e2e-reader@example.test'
 const PASSWORD = 'first-secret-42'
@@ -55,10 +34,9 @@ async function captchaAnswer(): Promise<string> {
 }
 
 beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()))
-  const smtpPort = (smtp.server.address() as AddressInfo).port
+  inbox = await startInbox()
   ;[app, browser] = await Promise.all([
-    startApp({ MAIL_DRIVER: 'smtp', MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtpPort) }),
+    startApp(smtpEnv(inbox)),
     launchBrowser(),
   ])
   db = new pg.Client({ connectionString: app.databaseUrl })
@@ -70,7 +48,7 @@ afterAll(async () => {
   await db?.end()
   await browser?.close()
   await app?.stop()
-  await new Promise<void>((resolve) => smtp.close(() => resolve()))
+  await inbox?.stop()
 })
 
 describe('accounts in the browser', () => {
@@ -182,8 +160,7 @@ describe('accounts in the browser', () => {
   })
 
   it('with REGISTER_VERIFY_EMAIL=true, confirms the address through the mailed link before signing in', async () => {
-    const smtpPort = (smtp.server.address() as AddressInfo).port
-    const verifying = await startApp({ MAIL_DRIVER: 'smtp', MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtpPort), REGISTER_VERIFY_EMAIL: 'true', SEED_ON_START: 'false' })
+    const verifying = await startApp({ ...smtpEnv(inbox), REGISTER_VERIFY_EMAIL: 'true', SEED_ON_START: 'false' })
     const ctx = await browser.newContext()
     const p = await ctx.newPage()
     const store = new pg.Client({ connectionString: verifying.databaseUrl })

@@ -1,29 +1,53 @@
 /**
- * A real SMTP server on loopback (npm smtp-server) that keeps what it receives.
- * It can be stopped and started again on the same port to test a mail outage.
+ * The one SMTP server of the tests: a real one on loopback (npm smtp-server).
+ * What it receives is parsed (postal-mime), kept in arrival order and handed to
+ * whoever waits for it. It can be stopped and started again on the same port
+ * to test a mail outage, and told to hold a message unanswered to test a
+ * sender that dies mid-send.
  */
 import PostalMime, { type Email } from 'postal-mime'
 import { SMTPServer } from 'smtp-server'
 
 import { freePort } from './app'
 
-/** A received message, parsed; `to` keeps the shape tests compare against. */
-export type ReceivedMail = Email & { to: { text: string } }
+export type ReceivedMail = Email
+/** @deprecated the accounts tests' name for ReceivedMail */
+export type ParsedMail = ReceivedMail
+
+export type InboxOptions = {
+  /** Return true to never answer this message: the sender stays blocked mid-send. */
+  hold?: (mail: ReceivedMail) => boolean
+}
 
 export type Inbox = {
   port: number
+  /** Delivered messages, in arrival order (held ones are not delivered). */
   messages: ReceivedMail[]
-  /** Resolves when `count` messages have arrived in total. */
+  /** Messages received but held unanswered. */
+  held: ReceivedMail[]
+  /** Resolves when `count` messages have been delivered in total. */
   waitFor: (count: number, timeoutMs?: number) => Promise<ReceivedMail[]>
+  /** Resolves with the next message delivered after this call. */
+  next: () => Promise<ReceivedMail>
   stop: () => Promise<void>
   start: () => Promise<void>
 }
 
-export async function startInbox(): Promise<Inbox> {
+export const recipient = (mail: ReceivedMail) => mail.to?.[0]?.address
+
+export async function startInbox(options: InboxOptions = {}): Promise<Inbox> {
   const port = await freePort()
   const messages: ReceivedMail[] = []
-  const waiters: { count: number; resolve: () => void }[] = []
+  const held: ReceivedMail[] = []
+  const countWaiters: { count: number; resolve: () => void }[] = []
+  const nextWaiters: ((mail: ReceivedMail) => void)[] = []
   let server: SMTPServer | undefined
+
+  const deliver = (mail: ReceivedMail) => {
+    messages.push(mail)
+    nextWaiters.shift()?.(mail)
+    for (const w of countWaiters.filter((w) => messages.length >= w.count)) w.resolve()
+  }
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
@@ -34,10 +58,9 @@ export async function startInbox(): Promise<Inbox> {
         onData(stream, _session, callback) {
           streamToBuffer(stream)
             .then((raw) => PostalMime.parse(raw))
-            .then((email) => {
-              const mail = { ...email, to: { text: (email.to ?? []).map((a) => a.address).join(', ') } } as ReceivedMail
-              messages.push(mail)
-              for (const w of waiters.filter((w) => messages.length >= w.count)) w.resolve()
+            .then((mail) => {
+              if (options.hold?.(mail)) return void held.push(mail) // never answered
+              deliver(mail)
               callback()
             })
             .catch(callback)
@@ -51,12 +74,14 @@ export async function startInbox(): Promise<Inbox> {
   return {
     port,
     messages,
+    held,
     waitFor: (count, timeoutMs = 20_000) =>
       new Promise((resolve, reject) => {
         if (messages.length >= count) return resolve(messages)
         const timer = setTimeout(() => reject(new Error(`expected ${count} mails, got ${messages.length}`)), timeoutMs)
-        waiters.push({ count, resolve: () => (clearTimeout(timer), resolve(messages)) })
+        countWaiters.push({ count, resolve: () => (clearTimeout(timer), resolve(messages)) })
       }),
+    next: () => new Promise((resolve) => nextWaiters.push(resolve)),
     stop: () => new Promise((resolve) => (server ? server.close(() => resolve()) : resolve())),
     start: listen,
   }
@@ -71,6 +96,27 @@ function streamToBuffer(stream: NodeJS.ReadableStream): Promise<Buffer> {
   })
 }
 
-export function smtpEnv(inbox: Inbox): Record<string, string> {
+/** The mail settings that send to `inbox`. */
+export function smtpEnv(inbox: Pick<Inbox, 'port'>): Record<string, string> {
   return { MAIL_DRIVER: 'smtp', MAIL_HOST: '127.0.0.1', MAIL_PORT: String(inbox.port), MAIL_ENCRYPTION: 'null' }
+}
+
+/** The accounts tests' interface to the same inbox: `listen()` for the port, `next()`, `received`. */
+export class Mailbox {
+  received: ReceivedMail[] = []
+  private inbox?: Inbox
+
+  async listen(): Promise<number> {
+    this.inbox = await startInbox()
+    this.received = this.inbox.messages
+    return this.inbox.port
+  }
+
+  next(): Promise<ReceivedMail> {
+    return this.inbox!.next()
+  }
+
+  close(): Promise<void> {
+    return this.inbox?.stop() ?? Promise.resolve()
+  }
 }

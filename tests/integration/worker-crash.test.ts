@@ -6,25 +6,21 @@
 import type { ChildProcess } from 'node:child_process'
 
 import pg from 'pg'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { freePort } from '../helpers/app'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { scriptEnv, spawnScript } from '../helpers/script'
+import { smtpEnv, startInbox, type Inbox } from '../helpers/smtp'
 import { createCast } from '../helpers/users'
 import { waitUntil } from '../helpers/waitUntil'
 
 let t: TestPayload
-let smtp: SMTPServer
-let smtpPort: number
+let inbox: Inbox
 let hang = true
-let hungMails = 0
-const delivered: string[] = []
 const workers: ChildProcess[] = []
 
 function startWorker(): Promise<ChildProcess> {
-  const env = scriptEnv(t.databaseUrl, { QUEUE_CONNECTION: 'pgboss', MAIL_DRIVER: 'smtp', MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtpPort), MAIL_ENCRYPTION: 'null' })
+  const env = scriptEnv(t.databaseUrl, { QUEUE_CONNECTION: 'pgboss', ...smtpEnv(inbox) })
   // Its own process group, so SIGKILL reaches tsx's child too.
   const child = spawnScript('scripts/worker.ts', [], env, { detached: true })
   workers.push(child)
@@ -47,32 +43,15 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
 }
 
 beforeAll(async () => {
-  smtpPort = await freePort()
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, _session, callback) {
-      let raw = ''
-      stream.on('data', (c) => (raw += c))
-      stream.on('end', () => {
-        if (hang) {
-          hungMails++ // never answered: the sending worker waits on it
-          return
-        }
-        delivered.push(raw)
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((r) => smtp.listen(smtpPort, '127.0.0.1', () => r()))
+  // While `hang` is set, a mail is never answered: the sending worker waits on it.
+  inbox = await startInbox({ hold: () => hang })
   // This process only enqueues (WORKER=off); the workers are other processes.
-  t = await createTestPayload({ QUEUE_CONNECTION: 'pgboss', WORKER: 'off', MAIL_DRIVER: 'smtp', MAIL_HOST: '127.0.0.1', MAIL_PORT: String(smtpPort) })
+  t = await createTestPayload({ QUEUE_CONNECTION: 'pgboss', WORKER: 'off', ...smtpEnv(inbox) })
 })
 afterAll(async () => {
   for (const w of workers) killGroup(w, 'SIGKILL')
   await t?.destroy()
-  smtp?.close()
+  await inbox?.stop()
 })
 
 describe('a worker killed mid-job', () => {
@@ -89,13 +68,13 @@ describe('a worker killed mid-job', () => {
       overrideAccess: false,
       user: cast.reader,
     })
-    await waitUntil(async () => hungMails === 1, { what: 'the worker to be mid-send' })
+    await waitUntil(async () => inbox.held.length === 1, { what: 'the worker to be mid-send' })
     killGroup(first, 'SIGKILL')
 
     hang = false
     await startWorker()
-    await waitUntil(async () => delivered.length === 1, { what: 'the mail from the second worker', timeoutMs: 45_000 })
-    expect(delivered[0]).toContain('Sent while the worker dies')
+    await waitUntil(async () => inbox.messages.length === 1, { what: 'the mail from the second worker', timeoutMs: 45_000 })
+    expect(inbox.messages[0]!.text).toContain('Sent while the worker dies')
 
     const db = new pg.Client({ connectionString: t.databaseUrl })
     await db.connect()
@@ -107,6 +86,6 @@ describe('a worker killed mid-job', () => {
     expect(state).toBe('completed')
     const { totalDocs } = await t.payload.count({ collection: 'notifications', where: { reply: { equals: reply.id } } })
     expect(totalDocs).toBe(1)
-    expect(delivered).toHaveLength(1)
+    expect(inbox.messages).toHaveLength(1)
   })
 })

@@ -6,7 +6,7 @@
  */
 import { ConfirmationModal, FieldDescription, FieldLabel, useDocumentInfo, useField, useFormFields, useModal } from '@payloadcms/ui'
 import type { SelectFieldClientComponent } from 'payload'
-import React, { useState } from 'react'
+import React, { useEffect, useState } from 'react'
 
 type Format = 'markdown' | 'html'
 
@@ -25,6 +25,11 @@ export const FormatField: SelectFieldClientComponent = ({ field, path }) => {
   const content = useFormFields(([fields]) => fields.content?.value)
   const { openModal } = useModal()
   const [pending, setPending] = useState<Format | null>(null)
+  // The radios are server-rendered: until React hydrates this field, a click
+  // only flips the native radio and never reaches the form. The attribute says
+  // the field is live (browser tests wait for it before choosing a format).
+  const [live, setLive] = useState(false)
+  useEffect(() => setLive(true), [])
 
   const current: Format = value === 'html' ? 'html' : 'markdown'
   const hasBody = current === 'markdown' ? !!markdown?.trim() : hasLexicalText(content)
@@ -40,7 +45,7 @@ export const FormatField: SelectFieldClientComponent = ({ field, path }) => {
   }
 
   return (
-    <div className="field-type format-field">
+    <div className="field-type format-field" data-live={live ? 'true' : undefined}>
       <FieldLabel label={typeof field.label === 'string' ? field.label : 'Format'} path={path} />
       <div className="format-field__options" role="radiogroup" aria-label="Format">
         {(Object.keys(LABELS) as Format[]).map((format) => (

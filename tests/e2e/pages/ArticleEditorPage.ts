@@ -20,10 +20,11 @@ export class ArticleEditorPage {
   }
 
   async chooseFormat(label: 'Markdown' | 'HTML (rich text)') {
-    // The form is server-rendered before React hydrates it; a radio clicked before
-    // then changes nothing. Both editors render only in the browser, so either
-    // one showing means the form is live.
-    await this.page.locator('.markdown-editor .cm-content, .rich-text-lexical .ContentEditable__root').first().waitFor()
+    // The field is server-rendered before React hydrates it; a radio clicked before
+    // then flips natively but never reaches the form state, so the other editor
+    // never appears. An editor elsewhere on the page being live does not prove
+    // this field is (React hydrates boundaries separately): wait for the field's own mark.
+    await this.page.locator('.format-field[data-live="true"]').waitFor()
     const radio = this.page.getByRole('radio', { name: label })
     if (!(await radio.isChecked())) await radio.check()
     // The rich-text editor's bundle is large: give a loaded machine time to fetch and run it.
