@@ -86,18 +86,30 @@ describe('configuration', () => {
 
 describe('.env', () => {
   it('is loaded by getEnv() from the working directory, and never overrides a variable already set', async () => {
-    const { spawnSync } = await import('node:child_process')
     const { mkdtempSync, writeFileSync } = await import('node:fs')
     const { tmpdir } = await import('node:os')
     const path = await import('node:path')
+    const { vi } = await import('vitest')
     const dir = mkdtempSync(path.join(tmpdir(), 'inkwell-dotenv-'))
     writeFileSync(path.join(dir, '.env'), 'BASE_URL=https://from-dotenv.test/\nSITEMAP_MAX_URLS=7\nPORT=4100\nPAYLOAD_SECRET=dotenv-secret-long-enough\n')
-    const script = path.join(dir, 'print.mts')
-    writeFileSync(script, `import { getEnv } from ${JSON.stringify(path.resolve('src/lib/env.ts'))}\nconst e = getEnv()\nconsole.log(JSON.stringify({ baseUrl: e.baseUrl, sitemapMaxUrls: e.sitemapMaxUrls, port: e.port }))\n`)
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: '4200', DATA_DIR: dir }
-    for (const name of ['BASE_URL', 'SITEMAP_MAX_URLS', 'PAYLOAD_SECRET']) delete env[name]
-    const run = spawnSync(process.execPath, [path.resolve('node_modules/tsx/dist/cli.mjs'), script], { cwd: dir, env, encoding: 'utf8' })
-    expect(run.stderr).toBe('')
-    expect(JSON.parse(run.stdout)).toEqual({ baseUrl: 'https://from-dotenv.test', sitemapMaxUrls: 7, port: 4200 })
+    const saved = { ...process.env }
+    const cwd = process.cwd()
+    try {
+      for (const name of ['BASE_URL', 'SITEMAP_MAX_URLS', 'PAYLOAD_SECRET']) delete process.env[name]
+      Object.assign(process.env, { PORT: '4200', DATA_DIR: dir, NODE_ENV: 'test' })
+      process.chdir(dir)
+      vi.resetModules() // a fresh env module: nothing read or cached yet
+      const { getEnv } = await import('../../src/lib/env')
+      const env = getEnv()
+      expect({ baseUrl: env.baseUrl, sitemapMaxUrls: env.sitemapMaxUrls, port: env.port }).toEqual({
+        baseUrl: 'https://from-dotenv.test',
+        sitemapMaxUrls: 7,
+        port: 4200, // set in the environment: .env's 4100 does not override it
+      })
+    } finally {
+      process.chdir(cwd)
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name]
+      Object.assign(process.env, saved)
+    }
   })
 })
