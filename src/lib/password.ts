@@ -18,13 +18,16 @@ const CURRENT_ITERATIONS = 600_000
 export const MIN_PASSWORD_LENGTH = 12
 export const MAX_PASSWORD_LENGTH = 128
 
+/** Separators ignored when looking a password up in the common list. */
+export const PASSWORD_SEPARATORS = /[\s._-]/g
+
 /** zxcvbn-ts's list of the ~30,000 most common passwords (lower case), loaded once. */
 let commonPasswords: Set<string> | undefined
 function isCommonPassword(password: string): boolean {
   commonPasswords ??= new Set(dictionary['passwords-common'])
   const lower = password.toLowerCase()
   // Spaces and separators do not make a listed password safe ("pass word 1234").
-  return commonPasswords.has(lower) || commonPasswords.has(lower.replace(/[\s._-]/g, ''))
+  return commonPasswords.has(lower) || commonPasswords.has(lower.replace(PASSWORD_SEPARATORS, ''))
 }
 
 /** A sentence for the form when the password breaks the policy, or undefined when it is acceptable. */
