@@ -45,9 +45,12 @@ export async function renderCaptcha(svg: string): Promise<Buffer> {
   const height = CAPTCHA_HEIGHT / 2
   const noisy = svg.replace('</svg>', `${speckles(width, height, 140)}</svg>`)
   const shear = (randomInt(-12, 13) / 100) || 0.08
-  return sharp(Buffer.from(noisy), { density: 144 })
-    .resize(CAPTCHA_WIDTH, CAPTCHA_HEIGHT, { fit: 'fill' })
+  // Two pipelines: sharp applies one resize per pipeline, after the shear, so the size is fixed in the second.
+  const sheared = await sharp(Buffer.from(noisy), { density: 144 })
     .affine([1, shear, 0, 1], { background: '#f4f1ea', interpolator: sharp.interpolators.bicubic })
+    .png()
+    .toBuffer()
+  return sharp(sheared)
     .resize(CAPTCHA_WIDTH, CAPTCHA_HEIGHT, { fit: 'fill' })
     .blur(0.6)
     // More contrast: svg-captcha's random colours can be pale; the light background turns white, the glyphs darker.
