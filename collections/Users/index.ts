@@ -93,10 +93,10 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
         type: 'text',
         virtual: true,
         maxLength: 128,
-        admin: {
-          description: 'Needed to change your own e-mail address or password.',
-        },
-        access: { read: () => false },
+        // Readable on purpose (the admin only shows fields one may read), but it always reads empty:
+        // an update's answer never echoes it.
+        admin: { description: 'Needed to change your own e-mail address or password.' },
+        hooks: { afterRead: [() => undefined] },
       },
       { name: 'name', type: 'text', required: true, maxLength: 80 },
       { name: 'avatar', type: 'upload', relationTo: 'media' },

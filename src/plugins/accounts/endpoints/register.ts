@@ -30,18 +30,19 @@ const checkYourMail = (email: string) =>
   )
 
 /**
- * POST /api/accounts/register — captcha, e-mail, name, password twice. The
- * captcha is checked before anything else, so no other answer (a taken
- * address, a weak password) is given to a program that cannot read it.
+ * POST /api/accounts/register — captcha, e-mail, name, password twice. After
+ * the per-IP limit, the captcha is checked before anything else, so no other
+ * answer (a taken address, a weak password) is given to a program that cannot read it.
  * With REGISTER_VERIFY_EMAIL, a taken address answers exactly as a new one
  * (the owner gets a mail instead), so registration does not tell who has an account.
  */
 export const registerEndpoint = (options: AccountsOptions) =>
   accountEndpoint('post', '/register', async (req, body) => {
+    // Every attempt counts toward the per-IP limit, with or without a right captcha.
+    await limitByIp(req, 'register')
     const captchaResult = await checkCaptcha(req.payload, cookieValue(req, CAPTCHA_COOKIE), body.captcha)
     if (captchaResult === 'wrong') return fieldErrors({ captcha: 'The characters do not match the picture. Try the new one.' })
     if (captchaResult !== 'ok') return fieldErrors({ captcha: 'The picture has expired. Type the characters of the new one.' })
-    await limitByIp(req, 'register')
 
     const email = normalEmail(body.email)
     const name = (body.name ?? '').trim()
