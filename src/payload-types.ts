@@ -143,6 +143,10 @@ export interface UserAuthOperations {
  */
 export interface User {
   id: number;
+  /**
+   * Needed to change your own e-mail address or password.
+   */
+  currentPassword?: string | null;
   name: string;
   avatar?: (number | null) | Media;
   introduction?: string | null;
@@ -504,6 +508,7 @@ export interface PayloadMigration {
  * via the `definition` "users_select".
  */
 export interface UsersSelect<T extends boolean = true> {
+  currentPassword?: T;
   name?: T;
   avatar?: T;
   introduction?: T;

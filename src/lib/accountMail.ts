@@ -63,3 +63,61 @@ export function verifyEmailMail({ siteName, baseUrl, token, name }: { siteName: 
 </body></html>`
   return { subject: `Confirm your e-mail address for ${siteName}`, text, html }
 }
+
+export type AccountChange = 'password' | 'email'
+
+/** Sent to the address the account had before the change, so a takeover cannot pass unnoticed. */
+export function accountChangedMail({
+  siteName,
+  baseUrl,
+  changes,
+  name,
+  newEmail,
+}: { siteName: string; baseUrl: string; changes: AccountChange[]; name?: string | null; newEmail?: string | null }): AccountMail {
+  const greeting = name ? `Hello ${name},` : 'Hello,'
+  const what = [
+    ...(changes.includes('password') ? ['The password of your account was changed.'] : []),
+    ...(changes.includes('email') ? [`The e-mail address of your account was changed to ${newEmail ?? 'another address'}.`] : []),
+  ]
+  const forgot = `${baseUrl}/password/forgot`
+  const text = [
+    greeting,
+    '',
+    ...what,
+    '',
+    `If this was you, nothing more is needed. If not, choose a new password at once (${forgot}) and tell the ${siteName} team.`,
+    '',
+    `— ${siteName}`,
+  ].join('\n')
+  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">
+<p>${escapeHtml(greeting)}</p>
+${what.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}
+<p>If this was you, nothing more is needed. If not, <a href="${escapeHtml(forgot)}">choose a new password</a> at once and tell the ${escapeHtml(siteName)} team.</p>
+<p>— ${escapeHtml(siteName)}</p>
+</body></html>`
+  return { subject: `Your ${siteName} account was changed`, text, html }
+}
+
+/** Sent when someone registers with an address that already has an account: the form answers as for a new one. */
+export function accountExistsMail({ siteName, baseUrl }: { siteName: string; baseUrl: string }): AccountMail {
+  const login = `${baseUrl}/login`
+  const forgot = `${baseUrl}/password/forgot`
+  const text = [
+    'Hello,',
+    '',
+    `Someone (we hope you) tried to register on ${siteName} with this e-mail address, which already has an account.`,
+    `Sign in at ${login}, or choose a new password at ${forgot} if you forgot it.`,
+    '',
+    'If this was not you, ignore this mail: nothing was changed.',
+    '',
+    `— ${siteName}`,
+  ].join('\n')
+  const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">
+<p>Hello,</p>
+<p>Someone (we hope you) tried to register on <strong>${escapeHtml(siteName)}</strong> with this e-mail address, which already has an account.</p>
+<p><a href="${escapeHtml(login)}">Sign in</a>, or <a href="${escapeHtml(forgot)}">choose a new password</a> if you forgot it.</p>
+<p>If this was not you, ignore this mail: nothing was changed.</p>
+<p>— ${escapeHtml(siteName)}</p>
+</body></html>`
+  return { subject: `Your ${siteName} account`, text, html }
+}

@@ -80,7 +80,7 @@ const schema = z.object({
     z.string().refine(isTimeZone, 'must be an IANA time zone such as UTC or Europe/Paris').default('UTC'),
   ),
   SYNC_RETRY_SCALE: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1).default(1)),
-  SEED_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').default('inkwell-demo')),
+  SEED_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(12, 'must be at least 12 characters (the password policy)').default('inkwell-demo')),
   SEED_ON_START: bool(true),
   APP_DEBUG: bool(false),
   LOG_LEVEL: z.preprocess(
@@ -105,6 +105,8 @@ const schema = z.object({
   REPLY_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(10)),
   SITEMAP_MAX_URLS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000).default(50_000)),
   REGISTER_VERIFY_EMAIL: bool(false),
+  // Accounts (sec-accounts): the absolute session lifetime in seconds, which a refresh cannot extend.
+  SESSION_MAX_AGE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(300, 'must be at least 300 seconds').default(30 * 24 * 60 * 60)),
   AVATAR_MAX_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024, 'must be at least 1024 bytes').default(5 * 1024 * 1024)),
   EXTERNAL_LINK_REL: z.preprocess(
     (v) => (emptyToUndefined(v) === undefined ? 'noopener noreferrer nofollow' : String(v).trim().toLowerCase().replace(/\s+/g, ' ')),
@@ -211,6 +213,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     translate: { appId: e.TRANSLATE_APPID, key: e.TRANSLATE_KEY },
     avatarMaxBytes: e.AVATAR_MAX_BYTES,
     verifyEmail: e.REGISTER_VERIFY_EMAIL,
+    sessionMaxAgeSeconds: e.SESSION_MAX_AGE,
     externalLinkRel: e.EXTERNAL_LINK_REL,
     oauth: { allowedProviders: allowedProviders as OAuthProviderId[] },
     sitemapMaxUrls: e.SITEMAP_MAX_URLS,

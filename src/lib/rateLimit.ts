@@ -10,13 +10,15 @@ import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiter
 
 import { getEnv } from './env'
 
-export type RateLimitedAction = 'register' | 'login' | 'passwordReset' | 'reply'
+export type RateLimitedAction = 'register' | 'login' | 'passwordReset' | 'captcha' | 'reply'
 
 /** Attempts allowed per IP in each window. Generous for people, tight for scripts. */
 export const RATE_LIMITS: Record<RateLimitedAction, { points: number; duration: number }> = {
   register: { points: 10, duration: 60 * 60 },
   login: { points: 20, duration: 15 * 60 },
   passwordReset: { points: 5, duration: 15 * 60 },
+  // A person needs a few pictures per form; a solver farm needs thousands.
+  captcha: { points: 30, duration: 15 * 60 },
   // Per user, not per address: a flood of replies from one account. Read when first
   // used, not at import: the configuration may not be complete yet then.
   get reply() {

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import sharp from 'sharp'
+
+import { CAPTCHA_HEIGHT, CAPTCHA_WIDTH } from '../../src/lib/captcha'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, captchaAnswer, validUser } from './accounts-client'
 
@@ -17,17 +20,47 @@ beforeAll(async () => {
 })
 afterAll(() => t?.destroy())
 
+/** The picture's bytes as served (the client's text() would mangle binary). */
+async function fetchCaptchaBytes(b: Browser): Promise<Buffer> {
+  const { handleEndpoints } = await import('payload')
+  const response = await handleEndpoints({
+    config: t.payload.config,
+    request: new Request('http://localhost:3000/api/accounts/captcha', { headers: { 'x-forwarded-for': b.ip, 'sec-fetch-site': 'same-origin' } }),
+    payloadInstanceCacheKey: t.databaseName,
+  })
+  return Buffer.from(await response.arrayBuffer())
+}
+
 describe('captcha', () => {
-  it('serves an SVG picture and binds its answer to the browser with an HttpOnly cookie', async () => {
+  it('serves a PNG picture (no SVG path data reaches the browser) and binds its answer with an HttpOnly cookie', async () => {
     const b = browser()
     const reply = await b.request('/api/accounts/captcha')
     expect(reply.status).toBe(200)
-    expect(reply.headers.get('content-type')).toMatch(/^image\/svg\+xml/)
+    expect(reply.headers.get('content-type')).toBe('image/png')
     expect(reply.headers.get('cache-control')).toBe('no-store')
-    expect(await reply.text()).toMatch(/^<svg/)
+    const { width, height, format } = await sharp(await fetchCaptchaBytes(b)).metadata()
+    expect({ width, height, format }).toEqual({ width: CAPTCHA_WIDTH, height: CAPTCHA_HEIGHT, format: 'png' })
     const cookie = reply.headers.getSetCookie().find((c) => c.startsWith('inkwell-captcha='))!
     expect(cookie).toMatch(/HttpOnly/)
     expect(cookie).toMatch(/SameSite=Lax/)
+  })
+
+  it('is checked before anything else: with a wrong answer, no other field is judged', async () => {
+    const b = browser()
+    const answer = await b.solveCaptcha()
+    const reply = await b.request('/api/accounts/register', {
+      json: { email: 'once@example.test', name: '', password: 'short', passwordConfirm: 'other', captcha: answer + 'x' },
+    })
+    expect(reply.status).toBe(400)
+    expect(Object.keys((await reply.json()).errors)).toEqual(['captcha'])
+  })
+
+  it('limits picture generation per IP (429 after 30 in 15 minutes)', async () => {
+    const b = browser()
+    const statuses: number[] = []
+    for (let i = 0; i < 31; i++) statuses.push((await b.request('/api/accounts/captcha')).status)
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true)
+    expect(statuses[30]).toBe(429)
   })
 
   it('refuses a wrong answer, and the challenge cannot be tried again', async () => {

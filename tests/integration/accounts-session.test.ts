@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { createTestPayload, type TestPayload } from '../helpers/payload'
+import { LOGIN_REFUSED } from '../../src/plugins/accounts/endpoints/login'
 import { RATE_LIMITS } from '../../src/lib/rateLimit'
 import { Browser, validUser } from './accounts-client'
 
@@ -60,12 +61,15 @@ describe('login', () => {
     expect(await unknown.json()).toEqual(await wrong.json())
   })
 
-  it('locks the account after five failures, with a clear message', async () => {
+  it('locks the account after five failures, saying so in the one answer every failed login gets', async () => {
     const b = browser()
     for (let i = 0; i < 5; i++) await b.login('locked@example.test', 'wrong-password')
     const reply = await b.login('locked@example.test', PASSWORD)
-    expect(reply.status).toBe(423)
-    expect((await reply.json()).errors.form).toMatch(/locked after too many failed attempts/)
+    // The right password no longer opens it; the answer is the one an unknown address gets (no enumeration).
+    expect(reply.status).toBe(401)
+    expect((await reply.json()).errors.form).toMatch(/After 5 failed attempts an account is locked for 10 minutes/)
+    const unknown = await browser().login('nobody@example.test', PASSWORD)
+    expect((await unknown.json()).errors.form).toBe(LOGIN_REFUSED)
   })
 })
 
@@ -87,8 +91,9 @@ describe('CSRF', () => {
   it('ignores the session cookie on a POST from a foreign Origin', async () => {
     const b = browser()
     await b.login('reader@example.test', PASSWORD)
+    // Refused outright (403) by the cross-site rule, before the session is even looked at.
     const forged = await b.request('/api/accounts/profile', { json: { name: 'Hacked' }, origin: 'http://evil.test' })
-    expect(forged.status).toBe(401)
+    expect(forged.status).toBe(403)
     const forgedRest = await b.request('/api/users/me', { method: 'GET', headers: { origin: 'http://evil.test' } })
     expect((await forgedRest.json()).user).toBeNull()
     const own = await b.request('/api/accounts/profile', { json: { name: 'Reader' } })

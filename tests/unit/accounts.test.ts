@@ -21,12 +21,17 @@ describe('safeRedirect', () => {
 })
 
 describe('passwordProblem', () => {
-  it('wants eight characters and not an obvious one', () => {
-    expect(passwordProblem('short')).toMatch(/at least 8/)
-    expect(passwordProblem('aaaaaaaaaa')).toMatch(/too easy/)
-    expect(passwordProblem('password123')).toMatch(/too easy/)
+  it('wants 12 to 128 characters and not a common password', () => {
+    expect(passwordProblem('short-secret')).toBeUndefined()
+    expect(passwordProblem('short-secre')).toMatch(/at least 12/)
+    expect(passwordProblem('xyz'.repeat(43))).toMatch(/at most 128/)
+    expect(passwordProblem('xyz'.repeat(42) + 'ab')).toBeUndefined()
+    expect(passwordProblem('aaaaaaaaaaaaaa')).toMatch(/too common/)
+    // On the common-password list shipped by @zxcvbn-ts/language-common, also with separators.
+    expect(passwordProblem('password1234')).toMatch(/too common/)
+    expect(passwordProblem('Qwerty.1234.5')).toMatch(/too common/)
     expect(passwordProblem('')).toMatch(/Choose/)
-    expect(passwordProblem('correct horse')).toBeUndefined()
+    expect(passwordProblem('correct horse battery staple')).toBeUndefined()
   })
 })
 

@@ -2,7 +2,7 @@ import { Forbidden, type CollectionBeforeOperationHook } from 'payload'
 
 import { hasPermission } from '../../../src/access'
 
-/** Set in req.context by the register endpoint (src/plugins/accountEndpoints.ts). */
+/** Set in req.context by the register endpoint (src/plugins/accounts/endpoints/register.ts). */
 export const REGISTRATION_FORM = 'inkwellRegistrationForm'
 
 /**

@@ -1,0 +1,62 @@
+import {
+  APIError,
+  incrementLoginAttempts,
+  LockedAuth,
+  ValidationError,
+  type CollectionBeforeOperationHook,
+  type PayloadRequest,
+} from 'payload'
+
+import { normalEmail } from '../../../src/lib/emailAddress'
+import { isCurrentPassword } from '../../../src/lib/password'
+
+type StoredUser = { id: number; email?: string | null; loginAttempts?: number | null; lockUntil?: string | null }
+
+const CURRENT_PASSWORD_NEEDED = 'Enter your current password to change your e-mail or password.'
+
+async function storedUser(req: PayloadRequest, id: number | string): Promise<StoredUser | null> {
+  return (await req.payload.db.findOne({ collection: 'users', where: { id: { equals: id } }, req })) as StoredUser | null
+}
+
+/**
+ * E-mail and password changes, on every path a client can take (REST
+ * `PATCH /api/users/:id`, GraphQL, the Local API with `overrideAccess: false`,
+ * the reader site's profile form):
+ * - only the account itself may change them (a manager sends a reset link instead);
+ * - the request carries the account's current password (`currentPassword`);
+ * - a wrong current password counts toward the lockout, as a failed login does.
+ * The application's own trusted calls (`overrideAccess: true`) pass.
+ */
+export const guardCredentialChanges: CollectionBeforeOperationHook = async ({ args, operation, req, collection }) => {
+  if (operation !== 'update' && operation !== 'updateByID') return args
+  const data = args.data as { password?: unknown; email?: unknown; currentPassword?: unknown } | undefined
+  if (!data || args.overrideAccess) return args
+  const setsPassword = typeof data.password === 'string' && data.password !== ''
+  const setsEmail = typeof data.email === 'string'
+  if (!setsPassword && !setsEmail) return args
+
+  const id = (args as { id?: number | string }).id
+  if (id === undefined) throw new APIError('E-mail addresses and passwords are changed one account at a time.', 403, undefined, true)
+  const target = await storedUser(req, id)
+  if (!target) return args // Payload answers 404 itself
+  const changesEmail = setsEmail && normalEmail(data.email) !== target.email
+  if (!setsPassword && !changesEmail) return args
+
+  if (!req.user || req.user.collection !== 'users' || String(req.user.id) !== String(target.id)) {
+    throw new APIError(
+      "Nobody sets another user's password or e-mail address; send them a password reset link instead.",
+      403,
+      undefined,
+      true,
+    )
+  }
+  if (target.lockUntil && new Date(target.lockUntil).getTime() > Date.now()) throw new LockedAuth(req.t)
+  if (!(await isCurrentPassword(req.payload, target.id, data.currentPassword))) {
+    if (collection.auth.maxLoginAttempts > 0) {
+      // Outside the request's transaction on purpose: the refusal below rolls that one back, the count must stay.
+      await incrementLoginAttempts({ collection, payload: req.payload, user: target as never })
+    }
+    throw new ValidationError({ collection: 'users', errors: [{ path: 'currentPassword', message: CURRENT_PASSWORD_NEEDED }] })
+  }
+  return args
+}

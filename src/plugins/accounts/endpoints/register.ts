@@ -1,0 +1,94 @@
+import type { PayloadRequest } from 'payload'
+
+import { accountExistsMail, verifyEmailMail } from '../../../lib/accountMail'
+import {
+  accountEndpoint,
+  cookieValue,
+  fieldErrors,
+  noStore,
+  sessionCookie,
+  siteName,
+  validationFieldErrors,
+  type FieldErrors,
+} from '../../../lib/accountHttp'
+import { CAPTCHA_COOKIE, checkCaptcha } from '../../../lib/captcha'
+import { emailProblem, normalEmail } from '../../../lib/emailAddress'
+import { passwordProblem, spendPasswordCheckTime } from '../../../lib/password'
+import { limitByIp } from '../../../lib/rateLimit'
+import { REGISTRATION_FORM } from '../../../../collections/Users/hooks/registrationFormOnly'
+import type { AccountsOptions } from '../options'
+
+async function emailTaken(req: PayloadRequest, email: string): Promise<boolean> {
+  const { totalDocs } = await req.payload.count({ collection: 'users', where: { email: { equals: email } }, overrideAccess: true, req })
+  return totalDocs > 0
+}
+
+const checkYourMail = (email: string) =>
+  Response.json(
+    { verify: true, message: `Almost done: open the link we mailed to ${email} to confirm your address, then sign in.` },
+    { status: 201, headers: noStore() },
+  )
+
+/**
+ * POST /api/accounts/register — captcha, e-mail, name, password twice. After
+ * the per-IP limit, the captcha is checked before anything else, so no other
+ * answer (a taken address, a weak password) is given to a program that cannot read it.
+ * With REGISTER_VERIFY_EMAIL, a taken address answers exactly as a new one
+ * (the owner gets a mail instead), so registration does not tell who has an account.
+ */
+export const registerEndpoint = (options: AccountsOptions) =>
+  accountEndpoint('post', '/register', async (req, body) => {
+    // Every attempt counts toward the per-IP limit, with or without a right captcha.
+    await limitByIp(req, 'register')
+    const captchaResult = await checkCaptcha(req.payload, cookieValue(req, CAPTCHA_COOKIE), body.captcha)
+    if (captchaResult === 'wrong') return fieldErrors({ captcha: 'The characters do not match the picture. Try the new one.' })
+    if (captchaResult !== 'ok') return fieldErrors({ captcha: 'The picture has expired. Type the characters of the new one.' })
+
+    const email = normalEmail(body.email)
+    const name = (body.name ?? '').trim()
+    const errors: FieldErrors = {}
+    const badEmail = emailProblem(email)
+    if (badEmail) errors.email = badEmail
+    if (!name) errors.name = 'Enter your name.'
+    const weak = passwordProblem(body.password)
+    if (weak) errors.password = weak
+    else if (body.password !== body.passwordConfirm) errors.passwordConfirm = 'The two passwords differ.'
+    if (Object.keys(errors).length) return fieldErrors(errors)
+
+    if (await emailTaken(req, email)) {
+      if (!options.verifyEmail) return fieldErrors({ email: 'An account with this e-mail already exists.' })
+      // The same work and the same answer as a new registration: a hash's time, one mail, 201.
+      await spendPasswordCheckTime(body.password)
+      const mail = accountExistsMail({ siteName: await siteName(req), baseUrl: options.baseUrl })
+      await req.payload.sendEmail({ to: email, subject: mail.subject, text: mail.text, html: mail.html })
+      return checkYourMail(email)
+    }
+
+    let created
+    try {
+      created = await req.payload.create({
+        collection: 'users',
+        data: { email, name, password: body.password! },
+        overrideAccess: false,
+        context: { [REGISTRATION_FORM]: true },
+        req,
+      })
+    } catch (error) {
+      const fromValidation = validationFieldErrors(error)
+      if (fromValidation) return fieldErrors(fromValidation)
+      throw error
+    }
+    if (options.verifyEmail) {
+      // Not signed in yet: the mailed link confirms the address first.
+      const stored = (await req.payload.db.findOne({ collection: 'users', where: { id: { equals: created.id } }, req })) as {
+        _verificationToken?: string
+      } | null
+      const mail = verifyEmailMail({ siteName: await siteName(req), baseUrl: options.baseUrl, token: stored?._verificationToken ?? '', name })
+      await req.payload.sendEmail({ to: email, subject: mail.subject, text: mail.text, html: mail.html })
+      return checkYourMail(email)
+    }
+    const { token, user } = await req.payload.login({ collection: 'users', data: { email, password: body.password! }, req })
+    const headers = noStore()
+    headers.append('Set-Cookie', sessionCookie(req, token!, { remember: false, secure: options.secureCookies }))
+    return Response.json({ user: { id: user?.id, name: user?.name } }, { status: 201, headers })
+  })

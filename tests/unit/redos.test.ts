@@ -1,0 +1,50 @@
+/**
+ * Every regular expression applied to user input belongs in USER_INPUT_PATTERNS
+ * below; the ReDoS checker `recheck` must find each one safe (linear), so no
+ * value a visitor sends costs more than linear time. Prefer exporting the
+ * pattern from its module and importing it here; a pattern copied here says
+ * where it lives, and must be kept identical.
+ */
+import { checkSync } from 'recheck'
+import { describe, expect, it } from 'vitest'
+
+import { AVATAR_NAME_PATTERNS } from '../../src/lib/avatarImage'
+import { EMAIL_PATTERN } from '../../src/lib/emailAddress'
+import { PASSWORD_SEPARATORS } from '../../src/lib/password'
+import { UNSAFE_REDIRECT_CHARACTERS } from '../../src/lib/safeRedirect'
+
+const USER_INPUT_PATTERNS: [where: string, pattern: RegExp][] = [
+  // Accounts
+  ['src/lib/emailAddress.ts EMAIL_PATTERN (every e-mail: forms and the Users collection)', EMAIL_PATTERN],
+  ['src/lib/safeRedirect.ts UNSAFE_REDIRECT_CHARACTERS (login ?next=)', UNSAFE_REDIRECT_CHARACTERS],
+  ['src/lib/password.ts PASSWORD_SEPARATORS', PASSWORD_SEPARATORS],
+  ...Object.entries(AVATAR_NAME_PATTERNS).map(([name, pattern]): [string, RegExp] => [`src/lib/avatarImage.ts ${name} (upload file name)`, pattern]),
+  ['src/plugins/accounts/endpoints/profile.ts line endings of the introduction', /\r\n/g],
+  // Articles and replies (copies: keep identical to the source)
+  ['src/lib/slug.ts slugify: unsafe runs', /[^a-z0-9-]+/g],
+  ['src/lib/slug.ts slugify: repeated dashes', /-{2,}/g],
+  ['src/lib/slug.ts slugify: edge dash', /^-|-$/g],
+  ['src/lib/slug.ts isValidSlug', /^[a-z0-9]+(?:-[a-z0-9]+)*$/],
+  ['src/lib/sanitize.ts COLOR', /^#[0-9a-f]{3,8}$/i],
+  ['src/lib/sanitize.ts SAFE_ID', /^[a-z0-9][a-z0-9_-]{0,99}$/],
+  ['src/lib/sanitize.ts whitespace', /\s+/g],
+  ['src/lib/highlight.ts language word', /\s+/],
+  ['src/lib/highlight.ts language characters', /[^\w-]/g],
+  ['src/lib/markdown.ts NUL', /\u0000/g],
+  ['src/lib/mail.ts links in a mail', /https?:\/\/[^\s"'<>]+/g],
+  ['jobs/notifyArticleAuthor.ts reply line breaks', /\n/g],
+  ['frontend/src/lib/feed.ts root-relative links', /(\s(?:href|src))="\/(?!\/)/g],
+  ['src/admin/MarkdownEditor/uploadImage.ts extension', /\.[^.]+$/],
+  ['src/admin/MarkdownEditor/uploadImage.ts separators', /[-_]+/g],
+]
+
+describe('regular expressions applied to user input', () => {
+  it.each(USER_INPUT_PATTERNS)('%s is safe from ReDoS (recheck)', (_where, pattern) => {
+    const diagnostics = checkSync(pattern.source, pattern.flags)
+    expect(diagnostics.status, JSON.stringify(diagnostics)).toBe('safe')
+  })
+
+  it('recheck does flag the e-mail pattern the account forms used before (the check can fail)', () => {
+    expect(checkSync('^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', '').status).toBe('vulnerable')
+  })
+})
