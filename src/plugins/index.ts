@@ -12,6 +12,7 @@ import { contentPlugin } from './content'
 import { jobsPlugin } from './jobs'
 import { renderCachePlugin } from './renderCache'
 import { articleSeoPlugin } from './seo'
+import { guardsPlugin } from './guards'
 import { sitePlugin } from './site'
 
 export function inkwellPlugins(env: Env): Plugin[] {
@@ -23,5 +24,7 @@ export function inkwellPlugins(env: Env): Plugin[] {
     articleSeoPlugin({ siteName: 'Inkwell' }),
     // Last: it decorates the collections the plugins above added.
     renderCachePlugin(),
+    // After every plugin that adds collections: rules all of them obey (server-owned fields, sort paths, text).
+    guardsPlugin(),
   ]
 }
