@@ -20,7 +20,7 @@ export async function graphqlRequest(
   const { schema, validationRules } = schemas.get(payload)!
   const request = new Request('http://localhost:3000/api/graphql', {
     method: 'POST',
-    headers: { ...headers, 'content-type': 'application/json', accept: 'application/json' },
+    headers: { ...headers, 'content-type': 'application/json', accept: 'application/graphql-response+json' },
     body: JSON.stringify({ query }),
   })
   const req = await createPayloadRequest({ config: payload.config, request: request.clone(), payloadInstanceCacheKey: databaseName })
@@ -29,5 +29,7 @@ export async function graphqlRequest(
     context: { req, headers: {} } as never,
     validationRules: (_, args, defaultRules) => defaultRules.concat(validationRules(args)),
   })(request)
-  return { status: response.status, ...((await response.json()) as object) }
+  const body = (await response.json()) as GraphQLReply | GraphQLReply['errors']
+  // graphql-http answers validation errors as a bare list.
+  return { status: response.status, ...(Array.isArray(body) ? { errors: body } : body) }
 }

@@ -68,6 +68,17 @@ describe('replies (item 10)', () => {
     expect(await t.payload.count({ collection: 'replies', where: { article: { equals: draft } } })).toMatchObject({ totalDocs: 0 })
   })
 
+  it('keep images from the site but turn third-party images into links (item 16)', async () => {
+    const reply = await reader.request('/api/replies', {
+      json: { article: published, body: '![pixel](https://tracker.example/p.gif) ![own](/api/media/file/own.png)' },
+    })
+    const { doc } = await reply.json()
+    expect(doc.html).not.toContain('tracker.example/p.gif"><')
+    expect(doc.html).not.toMatch(/<img[^>]+tracker/)
+    expect(doc.html).toContain('<img src="/api/media/file/own.png" alt="own">')
+    expect(doc.html).toContain('<a href="https://tracker.example/p.gif"')
+  })
+
   it('are no longer listed once their article goes back to draft', async () => {
     const id = (await article('published')).id
     await reader.request('/api/replies', { json: { article: id, body: 'Seen while published' } })
