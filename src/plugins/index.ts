@@ -17,7 +17,7 @@ import { sitePlugin } from './site'
 
 export function inkwellPlugins(env: Env): Plugin[] {
   return [
-    accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.avatarMaxBytes, verifyEmail: env.verifyEmail }),
+    accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.uploadMaxBytes, verifyEmail: env.verifyEmail }),
     contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     sitePlugin(),
     jobsPlugin(),
