@@ -7,18 +7,27 @@
  *
  * JSON and form bodies get MAX_BODY_BYTES (1 MB by default). Multipart bodies
  * to the upload routes (media, avatars) get UPLOAD_MAX_BYTES plus room for the
- * multipart framing; Payload then checks the file itself against the same setting.
+ * multipart framing; Payload then checks the file itself against the same
+ * setting. Articles are the one document that is large by design (a body of
+ * up to 500,000 characters, and its highlighted HTML many times that, which
+ * the admin sends back with every save and form-state request), so writes to
+ * /api/articles and the admin's own requests get the upload limit too.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 export type BodyLimits = { maxBodyBytes: number; uploadMaxBytes: number }
 
 const UPLOAD_ROUTES = /^\/api\/(media|accounts\/avatar)(\/|\?|$)/
+const ARTICLE_ROUTES = /^\/(api\/articles|admin)(\/|\?|$)/
 const MULTIPART_FRAMING = 64 * 1024
 
 export function bodyLimitFor(req: IncomingMessage, limits: BodyLimits): number {
+  const url = req.url ?? '/'
   const multipart = /^multipart\/form-data/i.test(req.headers['content-type'] ?? '')
-  return multipart && UPLOAD_ROUTES.test(req.url ?? '/') ? limits.uploadMaxBytes + MULTIPART_FRAMING : limits.maxBodyBytes
+  if ((multipart && UPLOAD_ROUTES.test(url)) || ARTICLE_ROUTES.test(url)) {
+    return Math.max(limits.maxBodyBytes, limits.uploadMaxBytes + MULTIPART_FRAMING)
+  }
+  return limits.maxBodyBytes
 }
 
 function answerTooLarge(req: IncomingMessage, res: ServerResponse, limit: number, setting: string) {
