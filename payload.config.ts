@@ -12,6 +12,7 @@ import sharp from 'sharp'
 
 import { guardPool } from './src/lib/pool'
 import { getEnv } from './src/lib/env'
+import { graphqlLimits } from './src/lib/graphqlLimits'
 import { emailAdapter } from './src/lib/mail'
 import { migrations } from './src/migrations'
 import { inkwellPlugins } from './src/plugins'
@@ -40,12 +41,18 @@ export default buildConfig({
   editor: lexicalEditor(),
   email: emailAdapter(env, () => logger),
   sharp,
+  // One limit for every upload, media and avatars alike (UPLOAD_MAX_BYTES); larger files get 413.
+  upload: {
+    limits: { fileSize: env.uploadMaxBytes },
+    responseOnLimit: `The file is larger than ${(env.uploadMaxBytes / 1024 / 1024).toFixed(1)} MB (UPLOAD_MAX_BYTES).`,
+  },
   csrf: [env.baseUrl],
   cors: [env.baseUrl],
   logger: { options: { level: env.logLevel } },
   telemetry: false,
   typescript: { outputFile: path.resolve(dirname, 'src/payload-types.ts') },
-  graphQL: { disablePlaygroundInProduction: true },
+  // Depth, alias and cost limits on every GraphQL document (GRAPHQL_MAX_* settings).
+  graphQL: { disablePlaygroundInProduction: true, ...graphqlLimits(env.graphql) },
   onInit: (payload) => {
     logger = payload.logger
     guardPool(payload)

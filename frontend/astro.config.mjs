@@ -10,5 +10,7 @@ export default defineConfig({
   trailingSlash: 'ignore',
   security: { checkOrigin: true },
   build: { assets: '_astro' },
-  vite: { logLevel: 'warn' },
+  // Every script is emitted as a file, never inlined into the page: the site's
+  // Content-Security-Policy allows scripts from 'self' only (src/server/securityHeaders.ts).
+  vite: { logLevel: 'warn', build: { assetsInlineLimit: 0 } },
 })

@@ -6,7 +6,7 @@ import { stampOwner } from '../../hooks/stampOwner'
 import { publishedOrOwn } from './access'
 import { defaultFormat } from './defaultFormat'
 import { articleEditor } from './editor'
-import { previewEndpoint } from './endpoints/preview'
+import { previewEndpoint, previewNeedsPost } from './endpoints/preview'
 import { renderBody } from './hooks/renderBody'
 import { stampPublishedAt } from './hooks/stampPublishedAt'
 
@@ -27,7 +27,7 @@ export const Articles: CollectionConfig = {
     delete: ownsOr('articles.delete.any'),
   },
   defaultSort: '-publishedAt',
-  endpoints: [previewEndpoint],
+  endpoints: [previewEndpoint, previewNeedsPost],
   hooks: {
     beforeChange: [stampOwner('author', 'articles.update.any'), stampPublishedAt, renderBody],
   },

@@ -3,6 +3,7 @@ import type { CollectionConfig } from 'payload'
 
 import { anyone, can, fieldCan, ownsOr } from '../../src/access'
 import { stampOwner } from '../../hooks/stampOwner'
+import { limitUploadRate } from './hooks/limitUploadRate'
 
 export type MediaOptions = { staticDir: string }
 
@@ -16,7 +17,7 @@ export function createMedia({ staticDir }: MediaOptions): CollectionConfig {
       update: ownsOr('media.update.any', 'owner'),
       delete: ownsOr('media.delete.any', 'owner'),
     },
-    hooks: { beforeChange: [stampOwner('owner', 'media.update.any')] },
+    hooks: { beforeOperation: [limitUploadRate], beforeChange: [stampOwner('owner', 'media.update.any')] },
     upload: {
       staticDir: path.resolve(staticDir),
       // Raster images only: SVG can carry script.

@@ -1,7 +1,8 @@
 import type { CollectionConfig } from 'payload'
 
-import { anyone, can, fieldCan, ownsOr } from '../../src/access'
+import { can, fieldCan, ownsOr } from '../../src/access'
 import { stampOwner } from '../../hooks/stampOwner'
+import { replyableArticle, repliesOnReadableArticles } from './access'
 import { limitReplyFlood } from './hooks/limitReplyFlood'
 import { renderReply } from './hooks/renderReply'
 import { syncStatsAfterCreate, syncStatsAfterDelete } from './hooks/syncArticleReplyStats'
@@ -12,7 +13,7 @@ export const Replies: CollectionConfig = {
   slug: 'replies',
   admin: { useAsTitle: 'body', defaultColumns: ['body', 'article', 'author', 'createdAt'], group: 'Content' },
   access: {
-    read: anyone,
+    read: repliesOnReadableArticles,
     create: can('replies.create'),
     update: ownsOr('replies.update.any'),
     delete: ownsOr('replies.delete.any'),
@@ -31,6 +32,7 @@ export const Replies: CollectionConfig = {
       relationTo: 'articles',
       required: true,
       index: true,
+      validate: replyableArticle,
       access: { update: fieldCan('replies.update.any') },
     },
     {

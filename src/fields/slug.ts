@@ -1,10 +1,14 @@
 import type { CollectionSlug, FieldHook, TextField } from 'payload'
 
+import { lockTransaction } from '../../hooks/lockTransaction'
 import { isValidSlug, slugify } from '../lib/slug'
 
 /**
  * A unique, indexed slug that follows `sourceField` until someone sets it by hand.
- * When the derived slug is taken, a numeric suffix keeps it unique.
+ * When the derived slug is taken, a numeric suffix keeps it unique. Two saves
+ * deriving the same slug at once take turns (a transaction-scoped advisory
+ * lock on the slug), so the second sees the first's row and picks the next
+ * suffix instead of failing the unique index on a field its author never filled.
  */
 export function slugField(sourceField = 'title', overrides: Partial<TextField> = {}): TextField {
   const deriveSlug: FieldHook = async ({ value, data, originalDoc, req, collection }) => {
@@ -15,6 +19,7 @@ export function slugField(sourceField = 'title', overrides: Partial<TextField> =
     if (typeof source !== 'string' || !source.trim()) return value
     const base = slugify(source)
     if (!collection) return base
+    await lockTransaction(req, `slug:${collection.slug}:${base}`)
     return uniqueSlug(base, collection.slug as CollectionSlug, originalDoc?.id, req)
   }
 

@@ -108,6 +108,13 @@ const schema = z.object({
   // Accounts (sec-accounts): the absolute session lifetime in seconds, which a refresh cannot extend.
   SESSION_MAX_AGE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(300, 'must be at least 300 seconds').default(30 * 24 * 60 * 60)),
   AVATAR_MAX_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024, 'must be at least 1024 bytes').default(5 * 1024 * 1024)),
+  // sec-platform: request and GraphQL limits.
+  MAX_BODY_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024, 'must be at least 1024 bytes').default(1024 * 1024)),
+  UPLOAD_MAX_BYTES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024, 'must be at least 1024 bytes').optional()),
+  UPLOAD_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(60)),
+  GRAPHQL_MAX_DEPTH: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(8)),
+  GRAPHQL_MAX_ALIASES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1000).default(15)),
+  GRAPHQL_MAX_COMPLEXITY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(500)),
   EXTERNAL_LINK_REL: z.preprocess(
     (v) => (emptyToUndefined(v) === undefined ? 'noopener noreferrer nofollow' : String(v).trim().toLowerCase().replace(/\s+/g, ' ')),
     z
@@ -219,6 +226,11 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     sitemapMaxUrls: e.SITEMAP_MAX_URLS,
     trustProxy: e.TRUST_PROXY,
     replyRateLimit: e.REPLY_RATE_LIMIT,
+    maxBodyBytes: e.MAX_BODY_BYTES,
+    // One limit for every upload, media and avatars alike; AVATAR_MAX_BYTES is its older name.
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES ?? (source.AVATAR_MAX_BYTES ? e.AVATAR_MAX_BYTES : 10 * 1024 * 1024),
+    uploadRateLimit: e.UPLOAD_RATE_LIMIT,
+    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxComplexity: e.GRAPHQL_MAX_COMPLEXITY },
   }
 }
 

@@ -9,7 +9,7 @@ import MarkdownIt from 'markdown-it'
 import type { Highlighter } from 'shiki'
 
 import { highlightSync, prepareHighlighter } from './highlight'
-import { sanitize } from './sanitize'
+import { sanitize, type ImagePolicy } from './sanitize'
 import { slugify } from './slug'
 
 function createRenderer(options: { html: boolean }) {
@@ -55,8 +55,8 @@ export function storableMarkdown<T extends string | null | undefined>(source: T)
 }
 
 /** An article body or a reply: Markdown (raw HTML allowed, then filtered) → sanitized HTML. */
-export async function renderMarkdown(source: string | null | undefined): Promise<string> {
-  return sanitize(await articleRenderer(source ?? ''))
+export async function renderMarkdown(source: string | null | undefined, { images }: { images?: ImagePolicy } = {}): Promise<string> {
+  return sanitize(await articleRenderer(source ?? ''), { images })
 }
 
 /** A profile introduction: Markdown without raw HTML → sanitized HTML. */

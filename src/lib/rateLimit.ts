@@ -10,7 +10,7 @@ import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiter
 
 import { getEnv } from './env'
 
-export type RateLimitedAction = 'register' | 'login' | 'passwordReset' | 'captcha' | 'reply'
+export type RateLimitedAction = 'register' | 'login' | 'passwordReset' | 'captcha' | 'reply' | 'upload'
 
 /** Attempts allowed per IP in each window. Generous for people, tight for scripts. */
 export const RATE_LIMITS: Record<RateLimitedAction, { points: number; duration: number }> = {
@@ -23,6 +23,10 @@ export const RATE_LIMITS: Record<RateLimitedAction, { points: number; duration: 
   // used, not at import: the configuration may not be complete yet then.
   get reply() {
     return { points: getEnv().replyRateLimit, duration: 60 }
+  },
+  // Per user: uploads (media and avatars) per hour.
+  get upload() {
+    return { points: getEnv().uploadRateLimit, duration: 60 * 60 }
   },
 }
 

@@ -57,7 +57,42 @@ function keepSafeId(tagName: string, attribs: sanitizeHtml.Attributes) {
   return { tagName, attribs: id && SAFE_ID.test(id) ? { ...rest, id } : rest }
 }
 
-function buildOptions(externalLinkRel: string): sanitizeHtml.IOptions {
+/**
+ * Which images may load on their own. Authors (trusted roles) may embed any
+ * https image in articles; replies come from any reader, and an image there
+ * would make every visitor's browser contact a host the reader chose (a
+ * tracking pixel, an IP logger). So in replies an image from another site is
+ * rewritten into a plain link to it, which loads nothing until clicked.
+ */
+export type ImagePolicy = 'any' | 'site'
+
+/** A path on this site ("/api/media/…"), or an absolute URL on the site's own origin. */
+function isSiteImage(src: string | undefined, siteOrigin: string): boolean {
+  if (!src) return false
+  if (src.startsWith('/') && !src.startsWith('//') && !src.startsWith('/\\')) return true
+  try {
+    return new URL(src).origin === siteOrigin
+  } catch {
+    return false
+  }
+}
+
+function imageTransform(images: ImagePolicy, siteOrigin: string, externalLinkRel: string): sanitizeHtml.Transformer {
+  return (tagName, attribs) => {
+    const { loading, ...rest } = attribs
+    if (images === 'site' && !isSiteImage(attribs.src, siteOrigin)) {
+      // sanitize-html keeps the element's text, so the link reads as the image's alt text.
+      const label = attribs.alt || attribs.title || attribs.src || 'image'
+      const href = attribs.src ?? ''
+      // The same attributes the link rule gives links, so sanitizing again changes nothing.
+      const link: sanitizeHtml.Attributes = isExternal(href) ? { href, rel: externalLinkRel, target: '_blank' } : { href }
+      return { tagName: 'a', attribs: link, text: label }
+    }
+    return { tagName, attribs: loading === 'lazy' || loading === 'eager' ? { ...rest, loading } : rest }
+  }
+}
+
+function buildOptions(externalLinkRel: string, images: ImagePolicy, siteOrigin: string): sanitizeHtml.IOptions {
   return {
     allowedTags: ALLOWED_TAGS,
     allowedAttributes: {
@@ -92,20 +127,19 @@ function buildOptions(externalLinkRel: string): sanitizeHtml.IOptions {
         // rel and target are the site's decision, never the author's.
         return { tagName, attribs: isExternal(attribs.href) ? { ...rest, rel: externalLinkRel, target: '_blank' } : rest }
       },
-      img: (tagName, attribs) => {
-        const { loading, ...rest } = attribs
-        return { tagName, attribs: loading === 'lazy' || loading === 'eager' ? { ...rest, loading } : rest }
-      },
+      img: imageTransform(images, siteOrigin, externalLinkRel),
     },
   }
 }
 
-const optionsByRel = new Map<string, sanitizeHtml.IOptions>()
+const optionsByKey = new Map<string, sanitizeHtml.IOptions>()
 
-function options(): sanitizeHtml.IOptions {
-  const rel = getEnv().externalLinkRel
-  let built = optionsByRel.get(rel)
-  if (!built) optionsByRel.set(rel, (built = buildOptions(rel)))
+function options(images: ImagePolicy): sanitizeHtml.IOptions {
+  const { externalLinkRel, baseUrl } = getEnv()
+  const siteOrigin = new URL(baseUrl).origin
+  const key = `${externalLinkRel}|${images}|${siteOrigin}`
+  let built = optionsByKey.get(key)
+  if (!built) optionsByKey.set(key, (built = buildOptions(externalLinkRel, images, siteOrigin)))
   return built
 }
 
@@ -116,9 +150,9 @@ function asBrowserParsesIt(html: string): string {
   return serialize(parseFragment(bodyContext, html, {}))
 }
 
-export function sanitize(html: string | null | undefined): string {
+export function sanitize(html: string | null | undefined, { images = 'any' }: { images?: ImagePolicy } = {}): string {
   if (!html) return ''
-  return asBrowserParsesIt(sanitizeHtml(asBrowserParsesIt(html), options()))
+  return asBrowserParsesIt(sanitizeHtml(asBrowserParsesIt(html), options(images)))
 }
 
 /** Plain text from HTML, for excerpts and meta descriptions. */

@@ -13,11 +13,12 @@ import { jobsPlugin } from './jobs'
 import { notificationsPlugin } from './notifications'
 import { renderCachePlugin } from './renderCache'
 import { articleSeoPlugin } from './seo'
+import { guardsPlugin } from './guards'
 import { sitePlugin } from './site'
 
 export function inkwellPlugins(env: Env): Plugin[] {
   return [
-    accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.avatarMaxBytes, verifyEmail: env.verifyEmail, sessionMaxAgeSeconds: env.sessionMaxAgeSeconds }),
+    accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.uploadMaxBytes, verifyEmail: env.verifyEmail, sessionMaxAgeSeconds: env.sessionMaxAgeSeconds }),
     contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     sitePlugin(),
     notificationsPlugin(),
@@ -31,5 +32,7 @@ export function inkwellPlugins(env: Env): Plugin[] {
     articleSeoPlugin({ siteName: 'Inkwell' }),
     // Last: it decorates the collections the plugins above added.
     renderCachePlugin(),
+    // After every plugin that adds collections: rules all of them obey (server-owned fields, sort paths, text).
+    guardsPlugin(),
   ]
 }

@@ -10,8 +10,10 @@ import { pathToFileURL } from 'node:url'
 import { listenForInvalidations } from '../lib/cacheBus'
 import type { Env } from '../lib/env'
 import type { ViewCounter } from '../lib/views'
+import { enforceBodyLimit } from './bodyLimit'
 import { isCacheable, RenderCache } from './renderCache'
 import { ownerOf } from './routes'
+import { securityHeaders } from './securityHeaders'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown
 export type WebServer = { server: http.Server; url: string; close: () => Promise<void>; cache?: RenderCache }
@@ -67,6 +69,8 @@ export async function startWebServer(env: Env, { log = console.log, views, cache
   let astroHandler: Handler | undefined
   const cache = useCache ? new RenderCache({ origin: `http://127.0.0.1:${env.port}`, views }) : undefined
   const listener = cache ? await listenForInvalidations(env.databaseUrl, log) : undefined
+  const setSecurityHeaders = securityHeaders(env)
+  const bodyLimits = { maxBodyBytes: env.maxBodyBytes, uploadMaxBytes: env.uploadMaxBytes }
 
   const server = http.createServer((req, res) => {
     // Per-IP rate limits read X-Forwarded-For. From a remote peer it is whatever
@@ -75,6 +79,8 @@ export async function startWebServer(env: Env, { log = console.log, views, cache
     // behalf, or a local reverse proxy) keep theirs.
     if (!env.trustProxy && !isLoopback(req.socket.remoteAddress)) req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? ''
     const owner = ownerOf(req.url)
+    setSecurityHeaders(req, res, owner)
+    if (enforceBodyLimit(req, res, bodyLimits)) return
     if (owner === 'health') {
       const ready = Boolean(nextHandler && astroHandler)
       res.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })

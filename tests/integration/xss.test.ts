@@ -14,7 +14,7 @@ import type { User } from '../../src/payload-types'
 import { sanitize } from '../../src/lib/sanitize'
 import { codeBlock, editorState, heading, link, paragraph, text, upload } from '../fixtures/lexical'
 import { scriptableParts } from '../fixtures/scriptableParts'
-import { URL_VECTORS, XSS_VECTORS } from '../fixtures/xss-vectors'
+import { REFUSED_ON_INPUT, URL_VECTORS, XSS_VECTORS } from '../fixtures/xss-vectors'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { createCast } from '../helpers/users'
 
@@ -95,6 +95,13 @@ describe('stored HTML from the attack corpus', () => {
       stored.push({ id: v.id, html: doc.html })
     }
     expect(problems(stored)).toEqual([])
+  })
+
+  it(`refuses the ${REFUSED_ON_INPUT.length} vectors holding control characters before anything is stored`, async () => {
+    expect(REFUSED_ON_INPUT.length).toBeGreaterThan(0)
+    for (const v of REFUSED_ON_INPUT) {
+      await expect(payload.create({ collection: 'replies', data: { article: articleId, body: v.payload }, ...as(cast.reader) })).rejects.toThrow(/body/)
+    }
   })
 
   it('an author cannot write the stored HTML directly', async () => {

@@ -107,3 +107,30 @@ describe('renderMarkdown', () => {
     expect(await renderIntroduction('Hi <b>there</b> **you**')).toBe('<p>Hi &lt;b&gt;there&lt;/b&gt; <strong>you</strong></p>\n')
   })
 })
+
+describe('images in replies (issue 9, item 16)', () => {
+  it('keeps images served by the site itself', async () => {
+    for (const src of ['/api/media/file/cat.png', 'http://localhost:3000/api/media/file/cat.png']) {
+      expect(await renderMarkdown(`![cat](${src})`, { images: 'site' })).toContain(`<img src="${src}" alt="cat">`)
+    }
+  })
+
+  it('turns an image from any other host into a plain link that loads nothing', async () => {
+    for (const src of ['https://tracker.example/pixel.gif', '//tracker.example/p.gif', 'http://localhost:3001/x.png', 'https://localhost:3000.evil.test/x.png']) {
+      const html = await renderMarkdown(`![who reads this?](${src})`, { images: 'site' })
+      expect(html, src).not.toContain('<img')
+      expect(sanitize(html, { images: 'site' })).toBe(html)
+    }
+    const html = await renderMarkdown('![who reads this?](https://tracker.example/pixel.gif)', { images: 'site' })
+    expect(html).toContain('<a href="https://tracker.example/pixel.gif" rel="noopener noreferrer nofollow" target="_blank">who reads this?</a>')
+    expect(sanitize('<img src="https://tracker.example/p.gif" onerror="alert(1)">', { images: 'site' })).not.toMatch(/<img|onerror/)
+  })
+
+  it('leaves authors\' third-party images in articles alone', async () => {
+    expect(await renderMarkdown('![chart](https://images.example/chart.png)')).toContain('<img src="https://images.example/chart.png"')
+  })
+
+  it('keeps the whole corpus harmless under the reply policy', async () => {
+    for (const v of XSS_VECTORS) expect(scriptableParts(await renderMarkdown(v.payload, { images: 'site' })), v.id).toEqual([])
+  })
+})

@@ -31,3 +31,14 @@ export const previewEndpoint: Endpoint = {
     return Response.json({ html: await renderMarkdown(markdown) }, { headers: { 'Cache-Control': 'no-store' } })
   },
 }
+
+/** A GET of the preview URL says which method it wants instead of looking for an article with the id "preview". */
+export const previewNeedsPost: Endpoint = {
+  path: '/preview',
+  method: 'get',
+  handler: () =>
+    Response.json(
+      { errors: [{ message: 'Use POST with {"markdown": "…"} to preview an article.' }] },
+      { status: 405, headers: { Allow: 'POST' } },
+    ),
+}

@@ -2,9 +2,12 @@ import type { CollectionBeforeChangeHook } from 'payload'
 
 import { renderMarkdown, storableMarkdown } from '../../../src/lib/markdown'
 
-/** Replies are Markdown, rendered, highlighted and filtered by the one sanitizer at save time. */
+/**
+ * Replies are Markdown, rendered, highlighted and filtered by the one sanitizer
+ * at save time; images from other sites become links (see ImagePolicy).
+ */
 export const renderReply: CollectionBeforeChangeHook = async ({ data }) => {
   if (typeof data.body !== 'string') return data
   const body = storableMarkdown(data.body)
-  return { ...data, body, html: await renderMarkdown(body) }
+  return { ...data, body, html: await renderMarkdown(body, { images: 'site' }) }
 }

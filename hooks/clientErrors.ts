@@ -1,0 +1,56 @@
+/**
+ * Client mistakes answer 4xx with the field and the rule named, never 500.
+ * The before-operation guards stop requests Payload would otherwise crash on;
+ * the after-error hook words Payload's own client errors.
+ */
+import { APIError, NotFound, type AfterErrorHook, type CollectionBeforeOperationHook } from 'payload'
+
+const BODY_HELP = 'Send the document as JSON (Content-Type: application/json), or as multipart/form-data with its fields as JSON in `_payload`.'
+
+/**
+ * Collections keyed by PostgreSQL serials: `/api/articles/preview` (a GET on a
+ * POST-only endpoint) or `/api/articles/abc` named no document; the query
+ * that followed failed in the database as a 500.
+ */
+export const requireNumericId: CollectionBeforeOperationHook = ({ args, collection, req }) => {
+  const id = (args as { id?: unknown }).id
+  const customId = collection.flattenedFields.some((field) => field.name === 'id')
+  if (customId || id === undefined) return args
+  // The REST handlers turn the path segment into a number first: "preview" arrives as NaN.
+  const valid = typeof id === 'number' ? Number.isSafeInteger(id) : /^\d{1,15}$/.test(String(id))
+  if (!valid) throw new NotFound(req.t)
+  return args
+}
+
+/**
+ * A create or update whose body Payload could not read as a document (a
+ * form-encoded POST, an empty body) arrived with no data and failed inside
+ * field hooks as a 500.
+ */
+export const requireDocumentBody: CollectionBeforeOperationHook = ({ args, operation, req }) => {
+  if ((operation !== 'create' && operation !== 'update') || req.payloadAPI === 'local') return args
+  if ((args as { data?: unknown }).data !== undefined) return args
+  const type = req.headers?.get('content-type')?.split(';')[0]?.trim()
+  if (type && type !== 'application/json' && type !== 'multipart/form-data') {
+    throw new APIError(`Content-Type ${type} is not accepted here. ${BODY_HELP}`, 415, undefined, true)
+  }
+  throw new APIError(`The request has no document. ${BODY_HELP}`, 400, undefined, true)
+}
+
+type FieldError = { label?: string; path?: string; message?: string }
+
+/** Messages of body parsers (busboy, JSON) that mean the client sent something unreadable. */
+const UNREADABLE_BODY = /^(Malformed part header|Malformed urlencoded form|Unexpected end of form|Multipart: Boundary not found|Unexpected end of JSON input|Unexpected token .* JSON)/
+
+export const wordClientErrors: AfterErrorHook = ({ error, result }) => {
+  const fieldErrors = (error as { data?: { errors?: FieldError[] } }).data?.errors
+  if (error.name === 'ValidationError' && Array.isArray(fieldErrors) && result?.errors?.[0]) {
+    // "The following field is invalid: Name" becomes "Name: Use at most 40 characters."
+    const message = fieldErrors.map((e) => `${e.label ?? e.path}: ${e.message}`).join(' ')
+    return { response: { errors: [{ ...result.errors[0], message }] } }
+  }
+  const status = (error as { status?: number }).status
+  if ((!status || status >= 500) && UNREADABLE_BODY.test(error.message)) {
+    return { status: 400, response: { errors: [{ message: `The request body could not be read (${error.message}). ${BODY_HELP}` }] } }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Security headers on every response of the one origin, built by helmet (its
+ * header builders, not hand-written strings), in two policies:
+ *
+ *  - the reader site (Astro): no inline script at all (`script-src 'self'`;
+ *    the build emits every script as a file), styles from the site plus inline
+ *    `style` attributes (the code highlighter's colour variables), images from
+ *    the site, `data:` and any https host (authors may embed images in
+ *    articles; replies cannot, see src/lib/sanitize.ts ImagePolicy);
+ *  - the admin, API and OAuth routes (Next.js + Payload): Next bootstraps the
+ *    page with inline scripts, so `'unsafe-inline'` scripts there; everything
+ *    else from the site itself.
+ *
+ * Both: no framing (`frame-ancestors 'none'` and `X-Frame-Options: DENY`),
+ * `nosniff`, `Referrer-Policy: strict-origin-when-cross-origin`, no plugins,
+ * `base-uri` and `form-action` 'self', and HSTS when BASE_URL is https.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+import helmet, { type HelmetOptions } from 'helmet'
+
+type Directives = Record<string, string[]>
+
+const COMMON: Directives = {
+  'default-src': ["'self'"],
+  'base-uri': ["'self'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+  'object-src': ["'none'"],
+  'font-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+}
+
+export const SITE_DIRECTIVES: Directives = {
+  ...COMMON,
+  'script-src': ["'self'"],
+  'script-src-attr': ["'none'"],
+  'img-src': ["'self'", 'data:', 'https:'],
+}
+
+export const ADMIN_DIRECTIVES: Directives = {
+  ...COMMON,
+  'script-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+  'worker-src': ["'self'", 'blob:'],
+}
+
+function options(directives: Directives, https: boolean): HelmetOptions {
+  return {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: https ? { ...directives, 'upgrade-insecure-requests': [] } : directives,
+    },
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    strictTransportSecurity: https ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
+    // Images and feeds are embedded by other sites and feed readers on purpose.
+    crossOriginResourcePolicy: false,
+  }
+}
+
+export type SecurityHeaders = (req: IncomingMessage, res: ServerResponse, owner: 'next' | 'astro' | 'health') => void
+
+export function securityHeaders({ baseUrl }: { baseUrl: string }): SecurityHeaders {
+  const https = baseUrl.startsWith('https://')
+  const site = helmet(options(SITE_DIRECTIVES, https))
+  const admin = helmet(options(ADMIN_DIRECTIVES, https))
+  const noop = () => undefined
+  // helmet only sets headers and calls next() synchronously.
+  return (req, res, owner) => (owner === 'next' ? admin : site)(req, res, noop)
+}

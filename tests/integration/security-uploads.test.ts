@@ -1,0 +1,68 @@
+/** Issue 9, item 2: one upload size limit for media and avatars, and a per-user upload rate. */
+import sharp from 'sharp'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { createTestPayload, type TestPayload } from '../helpers/payload'
+import { createCast, PASSWORD } from '../helpers/users'
+import { Browser } from './accounts-client'
+
+let t: TestPayload
+
+beforeAll(async () => {
+  t = await createTestPayload({ UPLOAD_MAX_BYTES: String(100 * 1024), UPLOAD_RATE_LIMIT: '3' })
+  await createCast(t.payload)
+})
+afterAll(() => t?.destroy())
+
+async function signedIn(email: string): Promise<Browser> {
+  const browser = new Browser(t.payload, t.databaseName)
+  const { token } = await t.payload.login({ collection: 'users', data: { email, password: PASSWORD } })
+  browser.cookies.set('payload-token', token!)
+  return browser
+}
+
+/** A PNG of about `kilobytes` (random pixels do not compress). */
+async function png(kilobytes: number): Promise<Buffer> {
+  const side = Math.ceil(Math.sqrt((kilobytes * 1024) / 3))
+  return sharp(Buffer.from(Array.from({ length: side * side * 3 }, () => Math.floor(Math.random() * 256))), { raw: { width: side, height: side, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer()
+}
+
+function mediaForm(bytes: Buffer): FormData {
+  const form = new FormData()
+  form.set('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'picture.png')
+  form.set('_payload', JSON.stringify({ alt: 'picture' }))
+  return form
+}
+
+describe('uploads', () => {
+  it('refuse a media file over UPLOAD_MAX_BYTES with 413 naming the setting', async () => {
+    const author = await signedIn('author@example.test')
+    const reply = await author.request('/api/media', { method: 'POST', body: mediaForm(await png(150)) })
+    expect(reply.status).toBe(413)
+    expect((await reply.json()).errors[0].message).toMatch(/UPLOAD_MAX_BYTES/)
+  })
+
+  it('refuse an avatar over the same limit', async () => {
+    const reader = await signedIn('reader@example.test')
+    const form = new FormData()
+    form.set('type', 'avatar')
+    form.set('file', new Blob([new Uint8Array(await png(150))], { type: 'image/png' }), 'me.png')
+    expect((await reader.request('/api/accounts/avatar', { method: 'POST', body: form })).status).toBe(413)
+  })
+
+  it('are limited per user per hour (UPLOAD_RATE_LIMIT), media and avatars counted together', async () => {
+    const author = await signedIn('author2@example.test')
+    const small = await png(2)
+    const statuses: number[] = []
+    for (let i = 0; i < 3; i++) statuses.push((await author.request('/api/media', { method: 'POST', body: mediaForm(small) })).status)
+    expect(statuses).toEqual([201, 201, 201])
+    const refused = await author.request('/api/media', { method: 'POST', body: mediaForm(small) })
+    expect(refused.status).toBe(429)
+    expect((await refused.json()).errors[0].message).toMatch(/uploading too fast/)
+    // Another user is not affected.
+    const other = await signedIn('author@example.test')
+    expect((await other.request('/api/media', { method: 'POST', body: mediaForm(small) })).status).toBe(201)
+  })
+})

@@ -1,0 +1,46 @@
+/** The security header policies on a real Node HTTP server (issue 9, item 7): HSTS only for https sites. */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+import { describe, expect, it } from 'vitest'
+
+import { securityHeaders } from '../../src/server/securityHeaders'
+
+async function headersFrom(baseUrl: string, owner: 'next' | 'astro'): Promise<Headers> {
+  const apply = securityHeaders({ baseUrl })
+  const server = http.createServer((req, res) => {
+    apply(req, res, owner)
+    res.end('ok')
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  try {
+    return (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)).headers
+  } finally {
+    server.close()
+  }
+}
+
+describe('security headers', () => {
+  it('send HSTS and upgrade-insecure-requests when BASE_URL is https', async () => {
+    const h = await headersFrom('https://blog.example.com', 'astro')
+    expect(h.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains')
+    expect(h.get('content-security-policy')).toContain('upgrade-insecure-requests')
+  })
+
+  it('send no HSTS for an http site', async () => {
+    expect((await headersFrom('http://localhost:3000', 'astro')).get('strict-transport-security')).toBeNull()
+  })
+
+  it('allow no inline script on the reader site, and what Next needs in the admin', async () => {
+    const site = (await headersFrom('http://localhost:3000', 'astro')).get('content-security-policy')!
+    const admin = (await headersFrom('http://localhost:3000', 'next')).get('content-security-policy')!
+    expect(site).toContain("script-src 'self';")
+    expect(site).not.toContain('unsafe-inline\' ;')
+    expect(site).toContain("script-src-attr 'none'")
+    expect(admin).toContain("script-src 'self' 'unsafe-inline'")
+    for (const csp of [site, admin]) {
+      expect(csp).toContain("frame-ancestors 'none'")
+      expect(csp).not.toContain('unsafe-eval')
+    }
+  })
+})
