@@ -11,6 +11,7 @@ import { accountsPlugin } from './accounts'
 import { contentPlugin } from './content'
 import { jobsPlugin } from './jobs'
 import { renderCachePlugin } from './renderCache'
+import { searchPlugin } from './search'
 import { articleSeoPlugin } from './seo'
 import { sitePlugin } from './site'
 
@@ -20,6 +21,7 @@ export function inkwellPlugins(env: Env): Plugin[] {
     contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     sitePlugin(),
     jobsPlugin(),
+    searchPlugin(),
     articleSeoPlugin({ siteName: 'Inkwell' }),
     // Last: it decorates the collections the plugins above added.
     renderCachePlugin(),
