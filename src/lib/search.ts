@@ -20,7 +20,6 @@ import { sql } from '@payloadcms/db-postgres'
 
 import { poolOf } from './pool'
 import { escapeHtml } from './escapeHtml'
-import { toPlainText } from './sanitize'
 
 /** Longest query accepted, checked before any other processing. */
 export const MAX_QUERY_LENGTH = 200
@@ -57,11 +56,28 @@ export function parserText(text: string): string {
   return segmentCjk(text).replace(/<(?=[A-Za-z/!?])/g, '< ')
 }
 
-/** Plain, segmented text of rendered HTML: block ends become spaces, so words of adjacent blocks stay apart. */
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
+
+/**
+ * Plain text of the stored, already sanitized HTML, in one linear pass of
+ * regular expressions (no parser: reindexing 100,000 articles must be quick).
+ * Block ends become spaces, so words of adjacent blocks stay apart.
+ */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<\/(?:p|div|li|h[1-6]|pre|blockquote|td|th|tr|figcaption)>|<br\s*\/?>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/gi, (entity, name: string) => {
+      if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? entity
+      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10)
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : ' '
+    })
+}
+
+/** Plain, segmented text of rendered HTML, for the index and for snippets. */
 export function searchableText(html: string | null | undefined, max = MAX_BODY_TEXT): string {
   if (!html) return ''
-  const spaced = html.replace(/<\/(?:p|div|li|h[1-6]|pre|blockquote|td|th|tr|span)>|<br\s*\/?>/gi, ' $&')
-  return parserText(toPlainText(spaced).slice(0, max)).replace(/\s+/g, ' ').trim()
+  return parserText(htmlToText(html).slice(0, max)).replace(/\s+/g, ' ').trim()
 }
 
 export type SearchDocument = { title: string; excerpt: string; body: string }
