@@ -162,7 +162,7 @@ export function parseQuery(raw: unknown): ParsedQuery {
   const text = input
     .toWellFormed()
     .normalize('NFKC')
-    .replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu, ' ')
+    .replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cs}\uFFFD]/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim()
   const segmented = parserText(text).replace(/\s+/g, ' ').trim()
