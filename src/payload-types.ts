@@ -273,6 +273,7 @@ export interface Permission {
 export interface Article {
   id: number;
   title: string;
+  fullText?: string | null;
   /**
    * Left empty, it is made from the title.
    */
@@ -572,6 +573,7 @@ export interface PermissionsSelect<T extends boolean = true> {
  */
 export interface ArticlesSelect<T extends boolean = true> {
   title?: T;
+  fullText?: T;
   slug?: T;
   format?: T;
   markdown?: T;

@@ -7,7 +7,9 @@ import { publishedOrOwn } from './access'
 import { defaultFormat } from './defaultFormat'
 import { articleEditor } from './editor'
 import { previewEndpoint, previewNeedsPost } from './endpoints/preview'
+import { indexForSearch } from './hooks/indexForSearch'
 import { renderBody } from './hooks/renderBody'
+import { FULL_TEXT_FIELD, searchAdminList } from './hooks/searchAdminList'
 import { stampPublishedAt } from './hooks/stampPublishedAt'
 
 const systemOnly = { create: () => false, update: () => false }
@@ -18,7 +20,8 @@ export const Articles: CollectionConfig = {
     useAsTitle: 'title',
     defaultColumns: ['title', 'author', 'category', 'status', 'publishedAt', 'viewCount'],
     group: 'Content',
-    listSearchableFields: ['title', 'slug'],
+    // The search box goes through the full-text index (hooks/searchAdminList.ts); slug keeps exact slug lookups.
+    listSearchableFields: [FULL_TEXT_FIELD, 'slug'],
   },
   access: {
     read: publishedOrOwn,
@@ -29,10 +32,20 @@ export const Articles: CollectionConfig = {
   defaultSort: '-publishedAt',
   endpoints: [previewEndpoint, previewNeedsPost],
   hooks: {
+    beforeOperation: [searchAdminList],
     beforeChange: [stampOwner('author', 'articles.update.any'), stampPublishedAt, renderBody],
+    afterChange: [indexForSearch],
   },
   fields: [
     { name: 'title', type: 'text', required: true, maxLength: 200 },
+    {
+      // Not stored: a handle for querying the full-text index (title, excerpt and body) by `fullText`.
+      name: FULL_TEXT_FIELD,
+      label: 'Title and text',
+      type: 'text',
+      virtual: true,
+      admin: { hidden: true, disableListColumn: true, disableListFilter: true },
+    },
     slugField('title'),
     {
       name: 'format',

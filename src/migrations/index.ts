@@ -2,6 +2,7 @@ import * as migration_20261122_062745_initial from './20261122_062745_initial';
 import * as migration_20261122_070000_seed_roles from './20261122_070000_seed_roles';
 import * as migration_20261122_070100_account_stores from './20261122_070100_account_stores';
 import * as migration_20261123_140500_schedule_runs from './20261123_140500_schedule_runs';
+import * as migration_20261123_150000_search from './20261123_150000_search';
 
 export const migrations = [
   {
@@ -23,5 +24,10 @@ export const migrations = [
     up: migration_20261123_140500_schedule_runs.up,
     down: migration_20261123_140500_schedule_runs.down,
     name: '20261123_140500_schedule_runs'
+  },
+  {
+    up: migration_20261123_150000_search.up,
+    down: migration_20261123_150000_search.down,
+    name: '20261123_150000_search'
   },
 ];

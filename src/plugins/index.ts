@@ -12,6 +12,7 @@ import { contentPlugin } from './content'
 import { jobsPlugin } from './jobs'
 import { notificationsPlugin } from './notifications'
 import { renderCachePlugin } from './renderCache'
+import { searchPlugin } from './search'
 import { articleSeoPlugin } from './seo'
 import { guardsPlugin } from './guards'
 import { sitePlugin } from './site'
@@ -29,6 +30,7 @@ export function inkwellPlugins(env: Env): Plugin[] {
       timeZone: env.timeZone,
       syncRetryScale: env.syncRetryScale,
     }),
+    searchPlugin(),
     articleSeoPlugin({ siteName: 'Inkwell' }),
     // Last: it decorates the collections the plugins above added.
     renderCachePlugin(),

@@ -5,6 +5,7 @@
  */
 import { getEnv } from '../../../src/lib/env'
 import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../src/payload-types'
+import type { SearchResult } from '../../../src/lib/search'
 
 export type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User }
 
@@ -182,6 +183,25 @@ export async function latestArticlesWithBody(limit = 20): Promise<Article[]> {
       ...select(['name'], 'populate[tags]'),
     })
   ).docs
+}
+
+export type { SearchHit, SearchResult } from '../../../src/lib/search'
+
+/**
+ * Full-text search of published articles (GET /api/search). A mistake in the
+ * parameters (say, a query over 200 characters) comes back as `{ error }`,
+ * the server's message, for the page to show.
+ */
+export async function search(params: { q: string; category?: string; tag?: string; page?: number }): Promise<{ result: SearchResult } | { error: string }> {
+  const url = new URL(apiBase() + '/search')
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') url.searchParams.set(k, String(v))
+  const res = await fetch(url)
+  if (res.status === 400) {
+    const body = (await res.json().catch(() => ({}))) as { errors?: { message?: string }[] }
+    return { error: body.errors?.[0]?.message ?? 'That search could not be run.' }
+  }
+  if (!res.ok) throw new ApiError(res.status, `GET ${url.pathname} → ${res.status}`)
+  return { result: (await res.json()) as SearchResult }
 }
 
 // ---- helpers for pages -------------------------------------------------------
