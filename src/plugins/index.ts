@@ -10,6 +10,7 @@ import type { Env } from '../lib/env'
 import { accountsPlugin } from './accounts'
 import { contentPlugin } from './content'
 import { jobsPlugin } from './jobs'
+import { listLimitsPlugin } from './listLimits'
 import { renderCachePlugin } from './renderCache'
 import { articleSeoPlugin } from './seo'
 import { sitePlugin } from './site'
@@ -21,7 +22,8 @@ export function inkwellPlugins(env: Env): Plugin[] {
     sitePlugin(),
     jobsPlugin(),
     articleSeoPlugin({ siteName: 'Inkwell' }),
-    // Last: it decorates the collections the plugins above added.
+    // Last: they decorate the collections the plugins above added.
     renderCachePlugin(),
+    listLimitsPlugin(),
   ]
 }
