@@ -13,12 +13,22 @@ import { hasPermission } from '../src/access'
 
 export const MAX_LIST_LIMIT = 100
 
-type ListArgs = { limit?: number; pagination?: boolean; overrideAccess?: boolean }
+type ListArgs = { limit?: number; pagination?: boolean; overrideAccess?: boolean; currentDepth?: number }
+
+/**
+ * Only the request's own list is capped. Reads made while answering it carry
+ * the request along but are not the caller's to size: server code passing
+ * overrideAccess (the permission lookup), Payload populating relationships
+ * (its batches, at a depth, hold exactly the ids of the page's documents) and
+ * Payload's own bookkeeping collections (document locks, preferences).
+ */
+function isCallersList(list: ListArgs, slug: string): boolean {
+  return !list.overrideAccess && !list.currentDepth && !slug.startsWith('payload-')
+}
 
 export const capListLimit: CollectionBeforeOperationHook = async ({ args, operation, req, collection }) => {
   const list = args as ListArgs
-  // Server code reading on a request's behalf (e.g. the permission lookup) passes overrideAccess and the request along.
-  if (operation !== 'read' || req.payloadAPI === 'local' || list.overrideAccess) return args
+  if (operation !== 'read' || req.payloadAPI === 'local' || !isCallersList(list, collection.slug)) return args
   const unbounded = list.pagination === false
   const tooMany = list.limit !== undefined && (list.limit > MAX_LIST_LIMIT || list.limit <= 0)
   if (!unbounded && !tooMany) return args

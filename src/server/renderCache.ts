@@ -249,6 +249,11 @@ export class RenderCache {
     return { entries: this.entries.size, bytes: this.entries.calculatedSize }
   }
 
+  /** Resolves once no render or compression is in flight (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.inflight.size) await Promise.allSettled([...this.inflight.values()])
+  }
+
   close() {
     this.unsubscribe()
     this.entries.clear()
@@ -318,7 +323,6 @@ export class RenderCache {
       await handler(req, captured as unknown as ServerResponse)
       await captured.done
     })
-    stream?.end()
 
     const headers = publicHeaders(captured.headers)
     const tags = (headerValue(captured.headers[TAGS_HEADER]) ?? '').split(',').map((t) => t.trim()).filter(Boolean)
@@ -333,18 +337,21 @@ export class RenderCache {
     const setsCookie = captured.headers['set-cookie'] !== undefined
     const privateAnswer = /no-store|private/i.test(headerValue(captured.headers['cache-control']) ?? '')
     const storable = entry.status === 200 && tags.length > 0 && !setsCookie && !privateAnswer && !state.swallowedError && !captured.destroyed
-    if (storable && !this.purgedSince(startedAt, tags)) {
-      await this.compress(entry)
-      // A purge may have arrived while compressing.
-      if (!this.purgedSince(startedAt, tags)) this.store(key, entry)
-    } else if (entry.status === 200) this.stats.refused++
+    // Kept before this reader's response ends, so their next request is a hit.
+    if (storable && !this.purgedSince(startedAt, tags)) this.store(key, entry)
+    else if (entry.status === 200) this.stats.refused++
+    stream?.end()
+    if (this.entries.get(key) === entry) await this.addCompressed(key, entry)
     return { entry, shareable: !setsCookie && !privateAnswer }
   }
 
-  private async compress(entry: Entry) {
+  /** Compresses a kept page once (off the event loop) and keeps the variants, unless it was purged meanwhile. */
+  private async addCompressed(key: string, entry: Entry) {
     const type = headerValue(entry.headers['content-type']) ?? ''
     if (!COMPRESSIBLE.test(type) || entry.headers['content-encoding'] || entry.body.length < 256) return
-    ;[entry.br, entry.gzip] = await Promise.all([brotli(entry.body, brotliOptions(entry.body.length, false)), gzip(entry.body, { level: 9 })])
+    const [br, gz] = await Promise.all([brotli(entry.body, brotliOptions(entry.body.length, false)), gzip(entry.body, { level: 9 })])
+    if (this.entries.peek(key) !== entry) return
+    this.store(key, { ...entry, br, gzip: gz })
   }
 
   private store(key: string, entry: Entry) {

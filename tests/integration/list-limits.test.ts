@@ -37,6 +37,18 @@ describe('public list limits', () => {
     expect((await rest('/api/tags?limit=7')).body.docs).toHaveLength(7)
   })
 
+  it('leaves the relationships Payload populates, and its own bookkeeping, alone', async () => {
+    const category = await payload.create({ collection: 'categories', data: { name: 'General' } })
+    const { docs: tags } = await payload.find({ collection: 'tags', limit: 3 })
+    await payload.create({
+      collection: 'articles',
+      data: { title: 'Populated', format: 'markdown', markdown: 'x', status: 'published', category: category.id, tags: tags.map((t) => t.id) },
+    })
+    const { status, body } = await rest('/api/articles?depth=1&limit=5')
+    expect(status).toBe(200)
+    expect((body.docs?.[0] as { tags: { name: string }[] }).tags.map((t) => t.name)).toHaveLength(3)
+  })
+
   it('refuses pagination=false over REST with 400 naming the parameter and the rule', async () => {
     const { status, body } = await rest('/api/tags?pagination=false&limit=0')
     expect(status).toBe(400)

@@ -59,7 +59,7 @@ export async function listArticles(
     page,
     limit,
     ...asPublic,
-  })) as Page<Article>
+  })) as unknown as Page<Article> // selected fields only: what a card shows
 }
 
 /** A published article with what its page shows, or null. */
@@ -91,7 +91,7 @@ export async function listReplies(
     select: { html: true, createdAt: true, author: true, article: true },
     populate: { users: { name: true, avatar: true }, articles: { title: true, slug: true } },
     ...asPublic,
-  })) as Page<Reply>
+  })) as unknown as Page<Reply> // selected fields only: what a reply shows
 }
 
 export async function getSettings(): Promise<SiteSetting> {
