@@ -1,49 +1,81 @@
 /**
- * Bulk benchmark content: N published articles and their replies, written with
- * set-based SQL (generate_series) after the demo seed made users, categories
- * and tags through Payload. Bodies are copied from real rendered demo articles,
- * so pages weigh what real pages weigh.
+ * Bulk benchmark content, written with set-based SQL (generate_series) after
+ * the demo seed made roles, users, categories and tags through Payload:
+ * N published articles with R replies each, optionally U more users (readers,
+ * who also write the replies and some articles). Bodies are copied from real
+ * rendered demo articles, so pages weigh what real pages weigh. Indexes stay
+ * in place (as in production); the whole seed is one transaction.
  */
 import pg from 'pg'
 
-export async function seedBulk(databaseUrl: string, articles: number, repliesPerArticle: number, log: (m: string) => void) {
+export type BulkSize = { articles: number; repliesPerArticle: number; users?: number }
+
+/** Seeds the missing articles (and the users, replies); returns the seconds it took, or 0 when nothing was missing. */
+export async function seedBulk(databaseUrl: string, { articles, repliesPerArticle: replies, users = 0 }: BulkSize, log: (m: string) => void = console.log): Promise<number> {
   const db = new pg.Client({ connectionString: databaseUrl })
   await db.connect()
+  const started = Date.now()
   try {
     const { rows } = await db.query<{ n: string }>(`select count(*) n from articles`)
     const missing = articles - Number(rows[0]!.n)
-    if (missing <= 0) return
-    const started = Date.now()
-    log(`[bench] inserting ${missing} articles and ${missing * repliesPerArticle} replies…`)
+    if (missing <= 0) return 0
+    log(`[bench] inserting ${missing.toLocaleString('en')} articles, ${(missing * replies).toLocaleString('en')} replies, ${users.toLocaleString('en')} users…`)
     await db.query('begin')
+    await db.query(`set local synchronous_commit = off`)
+    if (users > 0) {
+      // Readers: no password (they cannot sign in), a reader role each.
+      await db.query(
+        `insert into users (name, email, introduction, created_at, updated_at, _verified)
+         select 'Bench reader ' || g, 'bench-reader-' || g || '@inkwell.test', 'Reads a lot.',
+                now() - (g || ' seconds')::interval, now() - (g || ' seconds')::interval, true
+           from generate_series(1, $1::int) g`,
+        [users],
+      )
+      await db.query(
+        `insert into users_rels ("order", parent_id, path, roles_id)
+         select 1, u.id, 'roles', (select id from roles where slug = 'reader')
+           from users u where u.email like 'bench-reader-%'`,
+      )
+    }
+    // Authors: the demo's users, plus (at scale) every 50th bench reader, so user pages have articles.
+    await db.query(`create temp table bench_authors as
+      select row_number() over (order by id) - 1 as k, id from users
+       where email not like 'bench-reader-%' or id % 50 = 0`)
+    await db.query(`create temp table bench_categories as select row_number() over (order by id) - 1 as k, id from categories`)
+    await db.query(`create temp table bench_sources as
+      select row_number() over (order by id) - 1 as k, markdown, html, excerpt from articles
+       where format = 'markdown' and html is not null order by id limit 10`)
     await db.query(
       `insert into articles (title, slug, format, markdown, html, excerpt, category_id, author_id, status, published_at,
                              meta_title, meta_description, meta_keywords, view_count, reply_count)
        select 'Benchmark article ' || g, 'benchmark-article-' || g, 'markdown', src.markdown, src.html, src.excerpt,
-              (select id from categories order by id offset (g % (select count(*) from categories)) limit 1),
-              (select id from users order by id offset (g % 4) limit 1),
-              'published', now() - (g || ' minutes')::interval,
+              c.id, a.id, 'published', now() - (g || ' minutes')::interval,
               'Benchmark article ' || g, src.excerpt, 'benchmark, inkwell', 0, 0
          from generate_series(1, $1::int) g
-         cross join lateral (select markdown, html, excerpt from articles where format = 'markdown' and html is not null
-                             order by id offset (g % 10) limit 1) src`,
+         join bench_sources src on src.k = g % (select count(*) from bench_sources)
+         join bench_categories c on c.k = g % (select count(*) from bench_categories)
+         join bench_authors a on a.k = g % (select count(*) from bench_authors)`,
       [missing],
     )
+    await db.query(`create temp table bench_tags as select row_number() over (order by id) - 1 as k, id from tags`)
     await db.query(
       `insert into articles_rels ("order", parent_id, path, tags_id)
-       select k, a.id, 'tags', (select id from tags order by id offset ((a.id + k * 7) % (select count(*) from tags)) limit 1)
-         from articles a cross join generate_series(1, 3) k
+       select n, a.id, 'tags', t.id
+         from articles a cross join generate_series(1, 3) n
+         join bench_tags t on t.k = (a.id + n * 7) % (select count(*) from bench_tags)
         where a.slug like 'benchmark-article-%'`,
     )
-    if (repliesPerArticle > 0) {
+    if (replies > 0) {
+      await db.query(`create temp table bench_repliers as
+        select row_number() over (order by id) - 1 as k, id from users order by id`)
       await db.query(
         `insert into replies (article_id, author_id, body, html, created_at, updated_at)
-         select a.id, (select id from users order by id offset (4 + (a.id + r) % 10) limit 1),
-                'Benchmark reply ' || r, '<p>Benchmark reply ' || r || '</p>',
+         select a.id, u.id, 'Benchmark reply ' || r, '<p>Benchmark reply ' || r || '</p>',
                 a.published_at + (r || ' minutes')::interval, a.published_at + (r || ' minutes')::interval
            from articles a cross join generate_series(1, $1::int) r
+           join bench_repliers u on u.k = (a.id * 7 + r * 13) % (select count(*) from bench_repliers)
           where a.slug like 'benchmark-article-%'`,
-        [repliesPerArticle],
+        [replies],
       )
       await db.query(
         `update articles a set reply_count = s.n, last_reply_at = s.last
@@ -52,8 +84,10 @@ export async function seedBulk(databaseUrl: string, articles: number, repliesPer
       )
     }
     await db.query('commit')
-    await db.query('analyze')
-    log(`[bench] inserted in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    await db.query('vacuum analyze')
+    const seconds = (Date.now() - started) / 1000
+    log(`[bench] inserted in ${seconds.toFixed(1)} s`)
+    return seconds
   } finally {
     await db.end()
   }

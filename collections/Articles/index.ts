@@ -30,6 +30,13 @@ export const Articles: CollectionConfig = {
     delete: ownsOr('articles.delete.any'),
   },
   defaultSort: '-publishedAt',
+  // One per list query (home, latest replies, category, author); see src/migrations/20261123_130000_list_indexes.ts.
+  indexes: [
+    { fields: ['status', 'publishedAt'] },
+    { fields: ['status', 'lastReplyAt'] },
+    { fields: ['category', 'status', 'publishedAt'] },
+    { fields: ['author', 'status', 'publishedAt'] },
+  ],
   endpoints: [previewEndpoint, previewNeedsPost],
   hooks: {
     beforeOperation: [searchAdminList],
@@ -110,7 +117,8 @@ export const Articles: CollectionConfig = {
       admin: { position: 'sidebar' },
     },
     { name: 'publishedAt', type: 'date', index: true, admin: { position: 'sidebar', date: { pickerAppearance: 'dayAndTime' } } },
-    { name: 'viewCount', type: 'number', defaultValue: 0, min: 0, index: true, admin: { position: 'sidebar', readOnly: true }, access: systemOnly },
+    // Not indexed: it changes with every batch of views, and updates of unindexed columns stay in place (HOT).
+    { name: 'viewCount', type: 'number', defaultValue: 0, min: 0, admin: { position: 'sidebar', readOnly: true }, access: systemOnly },
     { name: 'replyCount', type: 'number', defaultValue: 0, min: 0, admin: { position: 'sidebar', readOnly: true }, access: systemOnly },
     { name: 'lastReplyAt', type: 'date', index: true, admin: { position: 'sidebar', readOnly: true }, access: systemOnly },
   ],

@@ -57,5 +57,6 @@ export const Replies: CollectionConfig = {
     // Rendered HTML (highlighted code) is many times longer than the body; Payload's default limit is 40 000.
     { name: 'html', type: 'textarea', maxLength: 1_000_000, admin: { hidden: true }, access: { create: () => false, update: () => false } },
   ],
-  indexes: [{ fields: ['article', 'createdAt'] }],
+  // An article's replies in order, and a user's latest replies (profile page).
+  indexes: [{ fields: ['article', 'createdAt'] }, { fields: ['author', 'createdAt'] }],
 }

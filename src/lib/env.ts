@@ -104,6 +104,10 @@ const schema = z.object({
   TRUST_PROXY: bool(false),
   REPLY_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(10)),
   SITEMAP_MAX_URLS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000).default(50_000)),
+  // Render cache (src/server/renderCache.ts): on/off, and its bounds.
+  RENDER_CACHE: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+  RENDER_CACHE_MAX_ENTRIES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(10_000_000).default(10_000)),
+  RENDER_CACHE_MAX_MB: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65_536).default(128)),
   REGISTER_VERIFY_EMAIL: bool(false),
   // Accounts (sec-accounts): the absolute session lifetime in seconds, which a refresh cannot extend.
   SESSION_MAX_AGE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(300, 'must be at least 300 seconds').default(30 * 24 * 60 * 60)),
@@ -224,6 +228,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     externalLinkRel: e.EXTERNAL_LINK_REL,
     oauth: { allowedProviders: allowedProviders as OAuthProviderId[] },
     sitemapMaxUrls: e.SITEMAP_MAX_URLS,
+    renderCache: { enabled: e.RENDER_CACHE === 'on', maxEntries: e.RENDER_CACHE_MAX_ENTRIES, maxBytes: e.RENDER_CACHE_MAX_MB * 1024 * 1024 },
     trustProxy: e.TRUST_PROXY,
     replyRateLimit: e.REPLY_RATE_LIMIT,
     maxBodyBytes: e.MAX_BODY_BYTES,

@@ -1,3 +1,5 @@
+import { isbot } from 'isbot'
+
 /**
  * Article view counting without a database write per view: hits are counted
  * in memory and flushed in batches (every few seconds, or sooner under load,
@@ -15,6 +17,27 @@ export interface ViewCounter {
   flush(): Promise<void>
   /** Flush and stop the timer (clean shutdown). */
   stop(): Promise<void>
+}
+
+type RequestLike = { method?: string; headers: Record<string, string | string[] | undefined> | { get(name: string): string | null } }
+
+function header(req: RequestLike, name: string): string {
+  const h = req.headers
+  const value = typeof (h as { get?: unknown }).get === 'function' ? (h as { get(n: string): string | null }).get(name) : (h as Record<string, string | string[] | undefined>)[name]
+  return Array.isArray(value) ? value.join(',') : (value ?? '')
+}
+
+/**
+ * Whether a request for an article page is a person reading it: a GET (not
+ * HEAD), not a browser prefetch (`Sec-Purpose: prefetch`, or the older
+ * `Purpose`/`X-Moz`/`X-Purpose` headers) and not a known crawler (isbot's
+ * kept list of user agents). Redirects never reach the counting code.
+ */
+export function shouldCountView(req: RequestLike): boolean {
+  if ((req.method ?? 'GET').toUpperCase() !== 'GET') return false
+  const purpose = `${header(req, 'sec-purpose')} ${header(req, 'purpose')} ${header(req, 'x-purpose')} ${header(req, 'x-moz')}`.toLowerCase()
+  if (purpose.includes('prefetch') || purpose.includes('preview')) return false
+  return !isbot(header(req, 'user-agent'))
 }
 
 export type ViewWriter = (batch: Map<number, number>) => Promise<void>

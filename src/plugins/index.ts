@@ -11,6 +11,7 @@ import { accountsPlugin } from './accounts'
 import { contentPlugin } from './content'
 import { jobsPlugin } from './jobs'
 import { notificationsPlugin } from './notifications'
+import { listLimitsPlugin } from './listLimits'
 import { renderCachePlugin } from './renderCache'
 import { searchPlugin } from './search'
 import { articleSeoPlugin } from './seo'
@@ -32,8 +33,9 @@ export function inkwellPlugins(env: Env): Plugin[] {
     }),
     searchPlugin(),
     articleSeoPlugin({ siteName: 'Inkwell' }),
-    // Last: it decorates the collections the plugins above added.
+    // Last: they decorate the collections the plugins above added.
     renderCachePlugin(),
+    listLimitsPlugin(),
     // After every plugin that adds collections: rules all of them obey (server-owned fields, sort paths, text).
     guardsPlugin(),
   ]

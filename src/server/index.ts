@@ -3,17 +3,22 @@
  * to Next's request handler (Payload admin, REST, GraphQL) or to Astro's
  * node-adapter handler (the reader site and its assets). Both stream.
  */
+import { readdirSync } from 'node:fs'
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
+import { getPayload, handleEndpoints, type Payload } from 'payload'
+
 import { listenForInvalidations } from '../lib/cacheBus'
 import type { Env } from '../lib/env'
+import { installSitePayload } from '../lib/sitePayload'
 import type { ViewCounter } from '../lib/views'
 import { enforceBodyLimit } from './bodyLimit'
-import { isCacheable, RenderCache } from './renderCache'
+import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
 import { ownerOf } from './routes'
 import { securityHeaders } from './securityHeaders'
+import { withDefaultCacheControl } from './staticCaching'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown
 export type WebServer = { server: http.Server; url: string; close: () => Promise<void>; cache?: RenderCache }
@@ -34,12 +39,29 @@ async function loadNextHandler(env: Env): Promise<Handler> {
   return app.getRequestHandler()
 }
 
-async function loadAstroHandler(): Promise<Handler> {
+type AstroSite = { handler: Handler; staticFiles: Set<string> }
+
+async function loadAstroHandler(): Promise<AstroSite> {
   // Astro's standalone entry would listen on its own port; we only want its handler.
   process.env.ASTRO_NODE_AUTOSTART = 'disabled'
   const entry = pathToFileURL(path.join(root, 'frontend/dist/server/entry.mjs')).href
   const mod = (await import(entry)) as { handler: Handler }
-  return mod.handler
+  return { handler: mod.handler, staticFiles: filesUnder(path.join(root, 'frontend/dist/client')) }
+}
+
+/** The site's static files by URL path, listed once: they bypass rendering. */
+function filesUnder(dir: string): Set<string> {
+  const files = new Set<string>()
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) files.add('/' + path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+  }
+  return files
+}
+
+/** The reader site reads through this process's Payload (Local API), and posts forms through its REST handling. */
+async function provideSitePayload(payload: Payload | undefined): Promise<void> {
+  const instance = payload ?? (await getPayload({ config: (await import('../../payload.config')).default }))
+  installSitePayload({ payload: instance, rest: (request) => handleEndpoints({ config: instance.config, request }) })
 }
 
 function isLoopback(address: string | undefined): boolean {
@@ -62,12 +84,15 @@ function internalError(res: ServerResponse, error: unknown, log: (m: string) => 
  * Listens at once (answering 503 with no-store while booting, so health checks
  * and load balancers see "not yet"), then loads both handlers.
  */
-export type WebServerOptions = { log?: (m: string) => void; views?: ViewCounter; cache?: boolean }
+export type WebServerOptions = { log?: (m: string) => void; views?: ViewCounter; cache?: boolean; payload?: Payload }
 
-export async function startWebServer(env: Env, { log = console.log, views, cache: useCache = true }: WebServerOptions = {}): Promise<WebServer> {
+export async function startWebServer(
+  env: Env,
+  { log = console.log, views, cache: useCache = env.renderCache.enabled, payload }: WebServerOptions = {},
+): Promise<WebServer> {
   let nextHandler: Handler | undefined
-  let astroHandler: Handler | undefined
-  const cache = useCache ? new RenderCache({ origin: `http://127.0.0.1:${env.port}`, views }) : undefined
+  let astro: AstroSite | undefined
+  const cache = useCache ? new RenderCache({ views, maxEntries: env.renderCache.maxEntries, maxBytes: env.renderCache.maxBytes }) : undefined
   const listener = cache ? await listenForInvalidations(env.databaseUrl, log) : undefined
   const setSecurityHeaders = securityHeaders(env)
   const bodyLimits = { maxBodyBytes: env.maxBodyBytes, uploadMaxBytes: env.uploadMaxBytes }
@@ -82,14 +107,18 @@ export async function startWebServer(env: Env, { log = console.log, views, cache
     setSecurityHeaders(req, res, owner)
     if (enforceBodyLimit(req, res, bodyLimits)) return
     if (owner === 'health') {
-      const ready = Boolean(nextHandler && astroHandler)
+      const ready = Boolean(nextHandler && astro)
       res.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
       return void res.end(JSON.stringify({ status: ready ? 'ok' : 'starting' }))
     }
-    const handler = owner === 'next' ? nextHandler : astroHandler
+    const handler = owner === 'next' ? nextHandler : astro?.handler
     if (!handler) return notReady(res)
-    if (owner === 'astro' && cache && isCacheable(req)) {
-      return void cache.serve(req, res).catch((error) => internalError(res, error, log))
+    const pathname = req.url?.split('?')[0] ?? '/'
+    if (owner === 'next') withDefaultCacheControl(res, pathname)
+    else if (!astro!.staticFiles.has(pathname)) {
+      const key = cache && isCacheable(req) ? cacheKeyOf(req.url ?? '/') : null
+      const rendering = key ? cache!.serve(req, res, key, handler) : renderPage(req, res, handler)
+      return void rendering.catch((error) => internalError(res, error, log))
     }
     try {
       const result = handler(req, res)
@@ -105,8 +134,8 @@ export async function startWebServer(env: Env, { log = console.log, views, cache
     server.once('error', reject)
     server.listen(env.port, env.host, () => resolve())
   })
-  process.env.INKWELL_INTERNAL_URL ??= `http://127.0.0.1:${env.port}`
-  ;[nextHandler, astroHandler] = await Promise.all([loadNextHandler(env), loadAstroHandler()])
+  await provideSitePayload(payload)
+  ;[nextHandler, astro] = await Promise.all([loadNextHandler(env), loadAstroHandler()])
 
   const close = async () => {
     await new Promise<void>((resolve) => {

@@ -1,49 +1,227 @@
 /**
- * A render cache in front of the reader site, for anonymous GET/HEAD requests.
+ * The reader site's responses: a render cache for anonymous page views, and
+ * compression for every page (cached or not).
  *
- * A miss renders the page once through Astro (concurrent misses for one URL
- * share that render) and keeps it when the page declared what it depends on
- * in an `x-cache-tags` header. A change purges exactly the pages tagged with
- * what changed (see src/plugins/renderCache.ts); a page whose render started
- * before a purge of one of its tags is not kept, so nothing stale is stored.
+ * Only pages listed in PAGES are cached, keyed on their path plus the query
+ * parameters they declare (with valid values); other parameters are dropped
+ * before the page renders, so `?utm=…` or random strings neither miss nor
+ * evict. A miss renders the page in-process through Astro's handler (inside
+ * a render context, see src/lib/renderContext.ts) while streaming it to the
+ * first reader; concurrent misses for one key share that render. It is kept
+ * only when it is a 200 that declared its dependencies (`x-cache-tags`), set
+ * no cookie, swallowed no error and saw no purge of its tags meanwhile. Kept
+ * pages carry brotli and gzip variants, compressed once when stored.
  *
- * The article view count is the one part of a page that changes on every
- * view: it is kept out of the cached bytes and spliced in per request.
+ * Article pages count a view per GET a person makes (see shouldCountView);
+ * their shown count is the one at render time, refreshed every
+ * VIEW_COUNT_REFRESH_MS, because a number spliced into every response would
+ * rule out compressing once.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import { EventEmitter } from 'node:events'
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
+import { promisify } from 'node:util'
+import zlib from 'node:zlib'
 
 import { LRUCache } from 'lru-cache'
 
 import { onInvalidate } from '../lib/cacheBus'
-import type { ViewCounter } from '../lib/views'
+import { runRender, type RenderState } from '../lib/renderContext'
+import { shouldCountView, type ViewCounter } from '../lib/views'
 
-const RENDER_HEADER = 'x-inkwell-render'
+type Handler = (req: IncomingMessage, res: ServerResponse) => unknown
+
 const TAGS_HEADER = 'x-cache-tags'
 const VIEWS_HEADER = 'x-inkwell-views'
 const SESSION_COOKIE = /(?:^|;\s*)payload-token=/
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', TAGS_HEADER, VIEWS_HEADER])
+const INTERNAL_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', TAGS_HEADER, VIEWS_HEADER])
+export const VIEW_COUNT_REFRESH_MS = 30_000
 
-type ViewSlot = { articleId: number; before: Buffer; after: Buffer; shown: number; totalAtRender: number }
-type Entry = { status: number; headers: Record<string, string>; body: Buffer; tags: string[]; views?: ViewSlot }
-type Rendered = { entry: Entry; cacheable: boolean }
+// ---- which pages, which parameters --------------------------------------
 
-export type RenderCacheOptions = {
-  /** Where the loopback render request goes (this same server). */
-  origin: string
-  views?: ViewCounter
-  maxBytes?: number
+const PAGE_NUMBER = /^[1-9]\d{0,4}$/
+/** The reader site's public pages and the query parameters each one reads (mirror of frontend/src/pages). */
+const PAGES: { path: RegExp; params: Record<string, RegExp> }[] = [
+  { path: /^\/$/, params: { page: PAGE_NUMBER, sort: /^replied$/ } },
+  { path: /^\/(?:articles\/\d{1,10}\/[^/]*|categories\/[^/]+|tags\/[^/]+|users\/\d{1,10})\/?$/, params: { page: PAGE_NUMBER } },
+  { path: /^\/(?:links|rss|atom\.xml|feed\.json|sitemap\.xml|sitemaps\/\d{1,6}\.xml|robots\.txt)$/, params: {} },
+]
+
+/** The cache key of a URL: its path and its declared, valid parameters in a fixed order; null for pages not cached. */
+export function cacheKeyOf(url: string): string | null {
+  const q = url.indexOf('?')
+  const path = q < 0 ? url : url.slice(0, q)
+  const page = PAGES.find((p) => p.path.test(path))
+  if (!page) return null
+  if (q < 0) return path
+  const search = new URLSearchParams(url.slice(q + 1))
+  const kept: string[] = []
+  for (const [name, valid] of Object.entries(page.params)) {
+    const value = search.get(name)
+    if (value !== null && valid.test(value)) kept.push(`${name}=${value}`)
+  }
+  return kept.length ? `${path}?${kept.join('&')}` : path
 }
 
 /** True for the requests the cache may answer: anonymous reads. */
 export function isCacheable(req: IncomingMessage): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false
-  if (req.headers[RENDER_HEADER]) return false
   return !SESSION_COOKIE.test(req.headers.cookie ?? '')
 }
 
-/** True when this request is the cache's own render (so the page must not count a view). */
-export function isCacheRender(req: { headers: { get(name: string): string | null } }): boolean {
-  return req.headers.get(RENDER_HEADER) === '1'
+// ---- compression ----------------------------------------------------------
+
+export type Encoding = 'br' | 'gzip' | 'identity'
+const COMPRESSIBLE = /^(?:text\/|application\/(?:xml|json|rss\+xml|atom\+xml|feed\+json|ld\+json|javascript)|image\/svg\+xml)/
+
+/** The best encoding the client accepts (brotli, then gzip), honouring q=0. */
+export function negotiateEncoding(acceptEncoding: string | string[] | undefined): Encoding {
+  const accepted = new Map<string, number>()
+  for (const part of String(acceptEncoding ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';')
+    if (!name) continue
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
+    accepted.set(name, q ? Number(q.slice(2)) : 1)
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0
+  if (ok('br')) return 'br'
+  if (ok('gzip')) return 'gzip'
+  return 'identity'
+}
+
+const brotli = promisify(zlib.brotliCompress)
+const gzip = promisify(zlib.gzip)
+
+function brotliOptions(size: number, streaming: boolean): zlib.BrotliOptions {
+  // Stored pages are compressed once, so harder; streamed ones per request, so fast.
+  const quality = streaming ? 4 : size > 1_000_000 ? 5 : 9
+  return { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size } }
+}
+
+function headerValue(v: string | string[] | number | undefined): string | undefined {
+  return v === undefined ? undefined : Array.isArray(v) ? v.join(', ') : String(v)
+}
+
+function addVary(headers: OutgoingHttpHeaders): void {
+  const vary = headerValue(headers.vary)
+  if (!vary) headers.vary = 'Accept-Encoding'
+  else if (!/accept-encoding/i.test(vary)) headers.vary = `${vary}, Accept-Encoding`
+}
+
+/**
+ * Opens a response that streams through brotli or gzip when the content type
+ * is text-like and the client accepts one; returns where to write the body.
+ */
+function openStream(req: IncomingMessage, res: ServerResponse, status: number, headers: OutgoingHttpHeaders, extra: OutgoingHttpHeaders = {}) {
+  const out: OutgoingHttpHeaders = { ...headers, ...extra }
+  const type = headerValue(out['content-type']) ?? ''
+  const encoding = COMPRESSIBLE.test(type) && !out['content-encoding'] && status !== 204 && status !== 304 ? negotiateEncoding(req.headers['accept-encoding']) : 'identity'
+  if (COMPRESSIBLE.test(type)) addVary(out)
+  if (encoding === 'identity' || req.method === 'HEAD') {
+    res.writeHead(status, out)
+    return { write: (b: Buffer) => void res.write(b), end: () => void res.end() }
+  }
+  delete out['content-length']
+  out['content-encoding'] = encoding
+  res.writeHead(status, out)
+  const zip = encoding === 'br' ? zlib.createBrotliCompress(brotliOptions(64 * 1024, true)) : zlib.createGzip({ level: 6 })
+  zip.pipe(res)
+  res.once('close', () => zip.destroy())
+  return { write: (b: Buffer) => void zip.write(b), end: () => void zip.end() }
+}
+
+// ---- capturing a render ------------------------------------------------------
+
+/**
+ * The response object Astro's handler writes to: it keeps the status,
+ * headers and body, and passes each part on as it comes (to the first
+ * reader). Implements the part of ServerResponse that Astro's node adapter uses.
+ */
+class CapturedResponse extends EventEmitter {
+  statusCode = 200
+  statusMessage = ''
+  headersSent = false
+  writableEnded = false
+  destroyed = false
+  readonly headers: OutgoingHttpHeaders = {}
+  readonly chunks: Buffer[] = []
+  readonly done: Promise<void>
+  private finish!: () => void
+
+  constructor(
+    readonly req: IncomingMessage,
+    private onHead: (status: number, headers: OutgoingHttpHeaders) => void,
+    private onChunk: (chunk: Buffer) => void,
+  ) {
+    super()
+    this.done = new Promise((resolve) => (this.finish = resolve))
+  }
+
+  setHeader(name: string, value: string | number | readonly string[]) {
+    this.headers[name.toLowerCase()] = value as string
+    return this
+  }
+  getHeader(name: string) {
+    return this.headers[name.toLowerCase()]
+  }
+  removeHeader(name: string) {
+    delete this.headers[name.toLowerCase()]
+  }
+  writeHead(status: number, a?: unknown, b?: unknown) {
+    const given = (typeof a === 'string' ? b : a) as OutgoingHttpHeaders | undefined
+    for (const [name, value] of Object.entries(given ?? {})) if (value !== undefined) this.headers[name.toLowerCase()] = value
+    this.statusCode = status
+    this.headersSent = true
+    this.onHead(status, this.headers)
+    return this
+  }
+  write(chunk: string | Uint8Array, encoding?: unknown, cb?: () => void) {
+    if (!this.headersSent) this.writeHead(this.statusCode)
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+    this.chunks.push(Buffer.from(buf))
+    this.onChunk(buf)
+    if (typeof encoding === 'function') (encoding as () => void)()
+    else cb?.()
+    return true
+  }
+  end(chunk?: unknown, encoding?: unknown, cb?: () => void) {
+    if (this.writableEnded) return this
+    if (typeof chunk === 'function') cb = chunk as () => void
+    else if (chunk !== undefined && chunk !== null) this.write(chunk as string | Uint8Array)
+    if (!this.headersSent) this.writeHead(this.statusCode)
+    if (typeof encoding === 'function') cb = encoding as () => void
+    this.writableEnded = true
+    cb?.()
+    this.finish()
+    this.emit('finish')
+    this.emit('close')
+    return this
+  }
+  destroy() {
+    this.destroyed = true
+    this.end()
+    return this
+  }
+}
+
+// ---- the cache ----------------------------------------------------------------
+
+type Entry = {
+  status: number
+  headers: Record<string, string | string[]>
+  body: Buffer
+  br?: Buffer
+  gzip?: Buffer
+  tags: string[]
+  articleId?: number
+  expiresAt?: number
+}
+
+type Rendered = { entry: Entry; shareable: boolean }
+
+export type RenderCacheOptions = {
+  views?: ViewCounter
+  maxEntries: number
+  maxBytes: number
 }
 
 export class RenderCache {
@@ -53,15 +231,27 @@ export class RenderCache {
   private purges: { seq: number; tags: Set<string> }[] = []
   private seq = 0
   private unsubscribe: () => void
-  stats = { hits: 0, misses: 0, purged: 0 }
+  stats = { hits: 0, misses: 0, purged: 0, refused: 0 }
 
   constructor(private options: RenderCacheOptions) {
     this.entries = new LRUCache<string, Entry>({
-      maxSize: options.maxBytes ?? 128 * 1024 * 1024,
-      sizeCalculation: (entry) => entry.body.length + 512,
+      max: options.maxEntries,
+      maxSize: options.maxBytes,
+      // A page larger than an eighth of the budget would flush too much else.
+      maxEntrySize: Math.max(1, Math.floor(options.maxBytes / 8)),
+      sizeCalculation: (e) => e.body.length + (e.br?.length ?? 0) + (e.gzip?.length ?? 0) + 512,
       dispose: (entry, key) => this.untag(key, entry.tags),
     })
     this.unsubscribe = onInvalidate((tags) => this.invalidate(tags))
+  }
+
+  get size() {
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize }
+  }
+
+  /** Resolves once no render or compression is in flight (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.inflight.size) await Promise.allSettled([...this.inflight.values()])
   }
 
   close() {
@@ -80,87 +270,97 @@ export class RenderCache {
       return
     }
     for (const tag of tags) {
-      for (const key of this.keysByTag.get(tag) ?? []) {
+      for (const key of [...(this.keysByTag.get(tag) ?? [])]) {
         if (this.entries.delete(key)) this.stats.purged++
       }
     }
   }
 
-  async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const key = req.url ?? '/'
+  /** Serves an anonymous GET/HEAD of a cached page (`key` from cacheKeyOf). */
+  async serve(req: IncomingMessage, res: ServerResponse, key: string, handler: Handler): Promise<void> {
+    req.url = key // the page renders exactly what the key names
     const cached = this.entries.get(key)
-    if (cached) {
+    if (cached && !(cached.expiresAt && cached.expiresAt < Date.now())) {
       this.stats.hits++
       return this.write(req, res, cached, true)
     }
     this.stats.misses++
-    let pending = this.inflight.get(key)
-    if (!pending) {
-      pending = this.render(key).finally(() => this.inflight.delete(key))
-      this.inflight.set(key, pending)
+    const pending = this.inflight.get(key)
+    if (pending) {
+      const { entry, shareable } = await pending
+      if (shareable) return this.write(req, res, entry, false)
+      return renderPage(req, res, handler, { forCache: false })
     }
-    this.write(req, res, (await pending).entry, false)
+    const rendering = this.renderAndStream(req, res, key, handler).finally(() => this.inflight.delete(key))
+    this.inflight.set(key, rendering)
+    await rendering
   }
 
   private write(req: IncomingMessage, res: ServerResponse, entry: Entry, hit: boolean) {
-    let body = entry.body
-    if (entry.views && entry.status === 200) {
-      const { articleId, before, after, shown, totalAtRender } = entry.views
-      const views = this.options.views
-      // A GET is a view; the page shows the count as rendered plus views counted here since.
-      if (req.method === 'GET') views?.hit(articleId)
-      const now = shown + ((views?.total(articleId) ?? totalAtRender) - totalAtRender)
-      body = Buffer.concat([before, Buffer.from(String(now)), after])
-    }
-    res.writeHead(entry.status, { ...entry.headers, 'content-length': String(body.length), 'x-cache': hit ? 'HIT' : 'MISS' })
+    if (entry.articleId && entry.status === 200 && shouldCountView(req)) this.options.views?.hit(entry.articleId)
+    const encoding = negotiateEncoding(req.headers['accept-encoding'])
+    const body = (encoding === 'br' && entry.br) || (encoding === 'gzip' && entry.gzip) || entry.body
+    const headers: OutgoingHttpHeaders = { ...entry.headers, 'content-length': String(body.length), 'x-cache': hit ? 'HIT' : 'MISS' }
+    if (entry.br || entry.gzip) addVary(headers)
+    if (body !== entry.body) headers['content-encoding'] = encoding
+    res.writeHead(entry.status, headers)
     res.end(req.method === 'HEAD' ? undefined : body)
   }
 
-  private async render(key: string): Promise<Rendered> {
+  /** Renders for the cache while streaming to this first reader; keeps the page when it may. */
+  private async renderAndStream(req: IncomingMessage, res: ServerResponse, key: string, handler: Handler): Promise<Rendered> {
     const startedAt = this.seq
-    const response = await fetch(this.options.origin + key, {
-      headers: { [RENDER_HEADER]: '1', accept: 'text/html,application/xml,*/*' },
-      redirect: 'manual',
+    const state: RenderState = { forCache: true, swallowedError: false }
+    let stream: ReturnType<typeof openStream> | undefined
+    const captured = new CapturedResponse(
+      req,
+      (status, headers) => {
+        stream = openStream(req, res, status, publicHeaders(headers), { 'x-cache': 'MISS' })
+      },
+      (chunk) => stream?.write(chunk),
+    )
+    await runRender(state, async () => {
+      await handler(req, captured as unknown as ServerResponse)
+      await captured.done
     })
-    const body = Buffer.from(await response.arrayBuffer())
-    const headers: Record<string, string> = {}
-    response.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name)) headers[name] = value
-    })
-    const tags = (response.headers.get(TAGS_HEADER) ?? '').split(',').map((t) => t.trim()).filter(Boolean)
-    const entry: Entry = { status: response.status, headers, body, tags }
 
-    const viewsHeader = response.headers.get(VIEWS_HEADER)
-    if (viewsHeader && response.status === 200) entry.views = this.viewSlot(Number(viewsHeader), body)
-
-    const cacheable = response.status === 200 && tags.length > 0 && !this.purgedSince(startedAt, tags)
-    if (cacheable) {
-      this.entries.set(key, entry)
-      for (const tag of tags) {
-        let keys = this.keysByTag.get(tag)
-        if (!keys) this.keysByTag.set(tag, (keys = new Set()))
-        keys.add(key)
-      }
+    const headers = publicHeaders(captured.headers)
+    const tags = (headerValue(captured.headers[TAGS_HEADER]) ?? '').split(',').map((t) => t.trim()).filter(Boolean)
+    const viewsOf = Number(headerValue(captured.headers[VIEWS_HEADER]))
+    const entry: Entry = { status: captured.statusCode, headers, body: Buffer.concat(captured.chunks), tags }
+    if (Number.isInteger(viewsOf) && viewsOf > 0) {
+      entry.articleId = viewsOf
+      entry.expiresAt = Date.now() + VIEW_COUNT_REFRESH_MS
+      // This reader's view: the page left counting to the cache.
+      if (entry.status === 200 && shouldCountView(req)) this.options.views?.hit(viewsOf)
     }
-    return { entry, cacheable }
+    const setsCookie = captured.headers['set-cookie'] !== undefined
+    const privateAnswer = /no-store|private/i.test(headerValue(captured.headers['cache-control']) ?? '')
+    const storable = entry.status === 200 && tags.length > 0 && !setsCookie && !privateAnswer && !state.swallowedError && !captured.destroyed
+    // Kept before this reader's response ends, so their next request is a hit.
+    if (storable && !this.purgedSince(startedAt, tags)) this.store(key, entry)
+    else if (entry.status === 200) this.stats.refused++
+    stream?.end()
+    if (this.entries.get(key) === entry) await this.addCompressed(key, entry)
+    return { entry, shareable: !setsCookie && !privateAnswer }
   }
 
-  /** Splits the body around `data-views="<id>">N<` so N can be replaced per request. */
-  private viewSlot(articleId: number, body: Buffer): ViewSlot | undefined {
-    if (!Number.isInteger(articleId)) return undefined
-    const marker = Buffer.from(`data-views="${articleId}">`)
-    const at = body.indexOf(marker)
-    if (at < 0) return undefined
-    const start = at + marker.length
-    const end = body.indexOf('<', start)
-    const shown = Number(body.subarray(start, end).toString())
-    if (end < 0 || !Number.isFinite(shown)) return undefined
-    return {
-      articleId,
-      before: body.subarray(0, start),
-      after: body.subarray(end),
-      shown,
-      totalAtRender: this.options.views?.total(articleId) ?? 0,
+  /** Compresses a kept page once (off the event loop) and keeps the variants, unless it was purged meanwhile. */
+  private async addCompressed(key: string, entry: Entry) {
+    const type = headerValue(entry.headers['content-type']) ?? ''
+    if (!COMPRESSIBLE.test(type) || entry.headers['content-encoding'] || entry.body.length < 256) return
+    const [br, gz] = await Promise.all([brotli(entry.body, brotliOptions(entry.body.length, false)), gzip(entry.body, { level: 9 })])
+    if (this.entries.peek(key) !== entry) return
+    this.store(key, { ...entry, br, gzip: gz })
+  }
+
+  private store(key: string, entry: Entry) {
+    this.entries.set(key, entry)
+    if (!this.entries.has(key)) return // larger than the per-entry budget
+    for (const tag of entry.tags) {
+      let keys = this.keysByTag.get(tag)
+      if (!keys) this.keysByTag.set(tag, (keys = new Set()))
+      keys.add(key)
     }
   }
 
@@ -175,4 +375,34 @@ export class RenderCache {
       if (keys?.size === 0) this.keysByTag.delete(tag)
     }
   }
+}
+
+/** The render's headers as a reader may see them (internal ones removed). */
+function publicHeaders(headers: OutgoingHttpHeaders): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || INTERNAL_HEADERS.has(name)) continue
+    out[name] = Array.isArray(value) ? value : String(value)
+  }
+  return out
+}
+
+/**
+ * Renders a page through Astro without the cache (signed-in readers, forms,
+ * pages not cached, or the cache turned off), streamed and compressed.
+ */
+export async function renderPage(req: IncomingMessage, res: ServerResponse, handler: Handler, { forCache = false } = {}): Promise<void> {
+  let stream: ReturnType<typeof openStream> | undefined
+  const captured = new CapturedResponse(
+    req,
+    (status, headers) => (stream = openStream(req, res, status, publicHeaders(headers))),
+    (chunk) => stream?.write(chunk),
+  )
+  // Nothing is kept: drop each chunk once it is passed on.
+  captured.chunks.push = () => 0
+  await runRender({ forCache, swallowedError: false }, async () => {
+    await handler(req, captured as unknown as ServerResponse)
+    await captured.done
+  })
+  stream?.end()
 }

@@ -202,6 +202,24 @@ describe('render cache', () => {
     expect((await page(app.url, articlePath(), { headers: { cookie: reader.cookie } })).headers.get('x-cache')).toBeNull()
   })
 
+  it('keys on the parameters a page declares, so random query strings hit the same entry', async () => {
+    await page(app.url, articlePath())
+    for (const query of ['?utm_source=x', `?r=${Math.random()}`, '?page=abc']) {
+      expect((await page(app.url, articlePath() + query)).headers.get('x-cache')).toBe('HIT')
+    }
+  })
+
+  it('serves kept pages as brotli or gzip by Accept-Encoding, and assets as immutable', async () => {
+    await page(app.url, '/')
+    const br = await page(app.url, '/', { headers: { 'accept-encoding': 'br' } })
+    expect(br.headers.get('content-encoding')).toBe('br')
+    expect(br.headers.get('vary')).toMatch(/Accept-Encoding/i)
+    expect(br.body).toContain('</html>') // fetch decoded it
+    expect((await page(app.url, '/', { headers: { 'accept-encoding': 'gzip' } })).headers.get('content-encoding')).toBe('gzip')
+    const asset = /(\/_astro\/[^"]+\.css)/.exec(br.body)?.[1]
+    if (asset) expect((await page(app.url, asset)).headers.get('cache-control')).toContain('immutable')
+  })
+
   it('shows an edited article on the next request, on its page and in lists', async () => {
     await page(app.url, articlePath())
     await page(app.url, '/')
@@ -265,7 +283,7 @@ describe('browsing in Chromium', () => {
 })
 
 describe('view counting', () => {
-  it('counts every view exactly, cached or not, and loses none on a clean shutdown', async () => {
+  it('counts every view by a person exactly, cached or not, and loses none on a clean shutdown', async () => {
     // An article of its own: views of other tests' articles may still be pending in memory.
     const owner = await logIn(app.url, 'owner@inkwell.test')
     const { doc: article } = await api<{ doc: Doc }>(app.url, '/articles', {
@@ -275,12 +293,20 @@ describe('view counting', () => {
     })
     const path = `/articles/${article.id}/${article.slug}`
     const before = 0
-    for (let i = 0; i < 30; i++) await page(app.url, path)
-    await Promise.all(Array.from({ length: 20 }, () => page(app.url, path)))
-    await page(app.url, path, { method: 'HEAD' }) // not a view
+    // People read with browsers; Node's own user agent ("node") is a robot's.
+    const person = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36' }
+    for (let i = 0; i < 30; i++) await page(app.url, path, { headers: person })
+    await Promise.all(Array.from({ length: 20 }, () => page(app.url, path, { headers: person })))
+    // Not views: HEAD, a redirect, prefetches, crawlers.
+    await page(app.url, path, { method: 'HEAD', headers: person })
+    await page(app.url, `${path}-stale`, { headers: person })
+    await page(app.url, path, { headers: { ...person, 'sec-purpose': 'prefetch' } })
+    await page(app.url, path, { headers: { ...person, purpose: 'prefetch' } })
+    await page(app.url, path, { headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' } })
+    await page(app.url, path)
     const reader = await logIn(app.url, 'reader3@inkwell.test')
-    for (let i = 0; i < 5; i++) await page(app.url, path, { headers: { cookie: reader.cookie } })
-    await page(app.url, `${path}-stale`) // a redirect, not a view
+    for (let i = 0; i < 5; i++) await page(app.url, path, { headers: { ...person, cookie: reader.cookie } })
+    await page(app.url, path, { headers: { 'user-agent': 'curl/8.5.0', cookie: reader.cookie } }) // not a view, signed in or not
 
     await db.end()
     await app.stop({ keepDatabase: true })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { BatchedViewCounter } from '../../src/lib/views'
+import { BatchedViewCounter, shouldCountView } from '../../src/lib/views'
 
 describe('BatchedViewCounter', () => {
   it('writes views in batches, and only when flushed', async () => {
@@ -48,5 +48,35 @@ describe('BatchedViewCounter', () => {
     await counter.flush()
     expect(flushed).toBe(10)
     await counter.stop()
+  })
+})
+
+describe('shouldCountView', () => {
+  const chrome = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36'
+  const page = (init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    new Request('http://localhost/articles/1/a', { ...init, headers: { 'user-agent': chrome, ...init.headers } })
+
+  it('counts a person\'s GET (a web Request, as the page sees it, or Node headers, as the cache does)', () => {
+    expect(shouldCountView(page())).toBe(true)
+    expect(shouldCountView({ method: 'GET', headers: { 'user-agent': chrome } })).toBe(true)
+  })
+
+  it('does not count HEAD, prefetches or crawlers', () => {
+    expect(shouldCountView(page({ method: 'HEAD' }))).toBe(false)
+    expect(shouldCountView(page({ headers: { 'sec-purpose': 'prefetch;prerender' } }))).toBe(false)
+    expect(shouldCountView(page({ headers: { purpose: 'prefetch' } }))).toBe(false)
+    expect(shouldCountView({ method: 'GET', headers: { 'user-agent': chrome, 'x-moz': 'prefetch' } })).toBe(false)
+    for (const bot of ['Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)', 'curl/8.5.0', 'python-requests/2.31', 'GPTBot/1.0']) {
+      expect(shouldCountView(page({ headers: { 'user-agent': bot } }))).toBe(false)
+    }
+  })
+})
+
+describe('counted', () => {
+  it('pluralises: "1 view", not "1 views"', async () => {
+    const { counted } = await import('../../frontend/src/lib/api')
+    expect(counted(1, 'view', 'views')).toBe('1 view')
+    expect(counted(0, 'view', 'views')).toBe('0 views')
+    expect(counted(1234, 'reply', 'replies')).toBe('1,234 replies')
   })
 })

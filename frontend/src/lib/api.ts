@@ -1,207 +1,253 @@
 /**
- * The only module of the reader site that talks to Payload: its REST API on
- * the same origin, typed from the generated payload-types.ts. Public pages
- * read as an anonymous visitor, so what they show is what the public may see.
+ * The only module of the reader site that talks to Payload. It calls the
+ * Payload instance of this same process (the one-origin server provides it,
+ * see src/lib/sitePayload.ts) through the Local API, always with
+ * `overrideAccess: false`: public pages read as an anonymous visitor, so
+ * what they show is exactly what the public may see over REST, and the
+ * visitor's own data (`me`, notifications) is read as that visitor.
+ * Types come from the generated payload-types.ts.
  */
-import { getEnv } from '../../../src/lib/env'
+import type { Payload, Where } from 'payload'
+
+import { readActiveUsers, type ActiveUsers } from '../../../src/lib/activeUsers'
+import { sitePayload } from '../../../src/lib/sitePayload'
 import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../src/payload-types'
-import type { SearchResult } from '../../../src/lib/search'
+import { searchArticles, SearchQueryError, type SearchResult } from '../../../src/lib/search'
 
-export type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User }
-
-export class ApiError extends Error {
-  constructor(
-    public status: number,
-    message: string,
-  ) {
-    super(message)
-  }
-}
+export type { ActiveUsers, Article, Category, Link, Media, Reply, SiteSetting, Tag, User }
 
 export type Page<T> = {
   docs: T[]
   totalDocs: number
   totalPages: number
-  page: number
+  page?: number
   limit: number
   hasNextPage: boolean
   hasPrevPage: boolean
 }
 
-type Params = Record<string, string | number | boolean | undefined>
+const payload = (): Payload => sitePayload().payload
 
-function apiBase(): string {
-  return (process.env.INKWELL_INTERNAL_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, '') + '/api'
-}
-
-async function get<T>(path: string, params: Params = {}, init: RequestInit = {}): Promise<T> {
-  const url = new URL(apiBase() + path)
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, String(v))
-  const res = await fetch(url, init)
-  if (!res.ok) throw new ApiError(res.status, `GET ${url.pathname} → ${res.status}`)
-  return (await res.json()) as T
-}
-
-async function getOrNull<T>(path: string, params: Params = {}): Promise<T | null> {
-  try {
-    return await get<T>(path, params)
-  } catch (error) {
-    if (error instanceof ApiError && (error.status === 404 || error.status === 403)) return null
-    throw error
-  }
-}
-
-const select = (fields: string[], prefix = 'select') => Object.fromEntries(fields.map((f) => [`${prefix}[${f}]`, 'true']))
+/** Every read obeys the collections' access rules; a null user is the anonymous public. */
+const asPublic = { overrideAccess: false, user: null } as const
+const asVisitor = (user: User) => ({ overrideAccess: false, user: { ...user, collection: 'users' as const } })
 
 /** What a list card needs, and no more. */
 const CARD = {
-  ...select(['title', 'slug', 'excerpt', 'publishedAt', 'viewCount', 'replyCount', 'lastReplyAt', 'author', 'category', 'tags']),
-  ...select(['name'], 'populate[users]'),
-  ...select(['name', 'slug'], 'populate[categories]'),
-  ...select(['name', 'slug'], 'populate[tags]'),
   depth: 1,
-}
+  select: { title: true, slug: true, excerpt: true, publishedAt: true, viewCount: true, replyCount: true, lastReplyAt: true, author: true, category: true, tags: true },
+  populate: { users: { name: true }, categories: { name: true, slug: true }, tags: { name: true, slug: true } },
+} as const
 
 export type ArticleSort = 'new' | 'replied'
-export type ArticleFilter = { category?: number; tag?: number; author?: number }
+export type ArticleFilter = { category?: number; categorySlug?: string; tag?: number; tagSlug?: string; author?: number }
 
 export async function listArticles(
   { page = 1, limit = 10, sort = 'new', ...filter }: { page?: number; limit?: number; sort?: ArticleSort } & ArticleFilter = {},
 ): Promise<Page<Article>> {
-  const params: Params = { ...CARD, 'where[status][equals]': 'published', page, limit }
-  if (sort === 'replied') {
-    params.sort = '-lastReplyAt'
-    params['where[lastReplyAt][exists]'] = true
-  } else params.sort = '-publishedAt'
-  if (filter.category) params['where[category][equals]'] = filter.category
-  if (filter.tag) params['where[tags][in]'] = filter.tag
-  if (filter.author) params['where[author][equals]'] = filter.author
-  return get<Page<Article>>('/articles', params)
+  const where: Where[] = [{ status: { equals: 'published' } }]
+  if (sort === 'replied') where.push({ lastReplyAt: { exists: true } })
+  if (filter.category) where.push({ category: { equals: filter.category } })
+  if (filter.categorySlug !== undefined) where.push({ 'category.slug': { equals: filter.categorySlug } })
+  if (filter.tag) where.push({ tags: { in: [filter.tag] } })
+  if (filter.tagSlug !== undefined) where.push({ 'tags.slug': { equals: filter.tagSlug } })
+  if (filter.author) where.push({ author: { equals: filter.author } })
+  return (await payload().find({
+    collection: 'articles',
+    ...CARD,
+    where: { and: where },
+    sort: sort === 'replied' ? '-lastReplyAt' : '-publishedAt',
+    page,
+    limit,
+    ...asPublic,
+  })) as unknown as Page<Article> // selected fields only: what a card shows
 }
 
 /** A published article with what its page shows, or null. */
 export async function getArticle(id: number): Promise<Article | null> {
-  const article = await getOrNull<Article>(`/articles/${id}`, {
+  const article = (await payload().findByID({
+    collection: 'articles',
+    id,
     depth: 1,
-    ...select(['name', 'avatar'], 'populate[users]'),
-    ...select(['name', 'slug'], 'populate[categories]'),
-    ...select(['name', 'slug'], 'populate[tags]'),
-    ...select(['url', 'alt', 'width', 'height', 'sizes'], 'populate[media]'),
-  })
+    populate: { users: { name: true, avatar: true }, categories: { name: true, slug: true }, tags: { name: true, slug: true }, media: { url: true, alt: true, width: true, height: true, sizes: true } },
+    disableErrors: true,
+    ...asPublic,
+  })) as Article | null
   return article?.status === 'published' ? article : null
 }
 
 export async function listReplies(
   { article, author, page = 1, limit = 20, newestFirst = false }: { article?: number; author?: number; page?: number; limit?: number; newestFirst?: boolean },
 ): Promise<Page<Reply>> {
-  const params: Params = {
+  const where: Where = {}
+  if (article) where.article = { equals: article }
+  if (author) where.author = { equals: author }
+  return (await payload().find({
+    collection: 'replies',
+    where,
     page,
     limit,
     sort: newestFirst ? '-createdAt' : 'createdAt',
     depth: 1,
-    ...select(['html', 'createdAt', 'author', 'article']),
-    ...select(['name', 'avatar'], 'populate[users]'),
-    ...select(['title', 'slug'], 'populate[articles]'),
-  }
-  if (article) params['where[article][equals]'] = article
-  if (author) params['where[author][equals]'] = author
-  return get<Page<Reply>>('/replies', params)
+    select: { html: true, createdAt: true, author: true, article: true },
+    populate: { users: { name: true, avatar: true }, articles: { title: true, slug: true } },
+    ...asPublic,
+  })) as unknown as Page<Reply> // selected fields only: what a reply shows
 }
 
 export async function getSettings(): Promise<SiteSetting> {
-  return get<SiteSetting>('/globals/site-settings', { depth: 0 })
+  return (await payload().findGlobal({ slug: 'site-settings', depth: 0, ...asPublic })) as SiteSetting
 }
 
 export async function listCategories(): Promise<Category[]> {
-  return (await get<Page<Category>>('/categories', { limit: 100, sort: 'order', depth: 0, ...select(['name', 'slug', 'description']) })).docs
+  const found = await payload().find({ collection: 'categories', limit: 100, sort: 'order', depth: 0, select: { name: true, slug: true, description: true }, ...asPublic })
+  return found.docs as Category[]
 }
 
-export async function getCategoryBySlug(slug: string): Promise<Category | null> {
-  return (await get<Page<Category>>('/categories', { 'where[slug][equals]': slug, limit: 1, depth: 0 })).docs[0] ?? null
+/** The layout's data (site settings and the category navigation), read together. */
+export async function getLayoutData(): Promise<{ settings: SiteSetting; categories: Category[] }> {
+  const [settings, categories] = await Promise.all([getSettings(), listCategories()])
+  return { settings, categories }
 }
 
-export async function getTagBySlug(slug: string): Promise<Tag | null> {
-  return (await get<Page<Tag>>('/tags', { 'where[slug][equals]': slug, limit: 1, depth: 0 })).docs[0] ?? null
+async function findOneBySlug<T>(collection: 'categories' | 'tags', slug: string): Promise<T | null> {
+  const found = await payload().find({ collection, where: { slug: { equals: slug } }, limit: 1, depth: 0, pagination: false, ...asPublic })
+  return (found.docs[0] as T | undefined) ?? null
 }
+
+export const getCategoryBySlug = (slug: string) => findOneBySlug<Category>('categories', slug)
+export const getTagBySlug = (slug: string) => findOneBySlug<Tag>('tags', slug)
 
 export async function listLinks(): Promise<Link[]> {
-  return (await get<Page<Link>>('/links', { limit: 100, sort: 'order', depth: 0 })).docs
+  return (await payload().find({ collection: 'links', limit: 100, sort: 'order', depth: 0, ...asPublic })).docs as Link[]
 }
 
 export async function getUser(id: number): Promise<User | null> {
-  return getOrNull<User>(`/users/${id}`, {
+  return (await payload().findByID({
+    collection: 'users',
+    id,
     depth: 1,
-    ...select(['name', 'introduction', 'avatar', 'activedAt', 'createdAt', 'roles']),
-    ...select(['url', 'sizes'], 'populate[media]'),
-    ...select(['label'], 'populate[roles]'),
-  })
+    select: { name: true, introduction: true, avatar: true, activedAt: true, createdAt: true, roles: true },
+    populate: { media: { url: true, sizes: true }, roles: { label: true } },
+    disableErrors: true,
+    ...asPublic,
+  })) as User | null
 }
-
-export type ActiveUsers = { computedAt: string | null; users: { id: number; name: string; avatarUrl?: string | null }[] }
 
 export async function getActiveUsers(): Promise<ActiveUsers> {
-  return get<ActiveUsers>('/active-users')
+  return readActiveUsers(payload())
 }
 
-/** Every published article, oldest id first, in batches: for the sitemap, without holding them all. */
-export async function* publishedArticleStubs(batch = 1000): AsyncGenerator<Pick<Article, 'id' | 'slug' | 'updatedAt'>> {
-  let after = 0
+/**
+ * Rows of a collection in id order, read by keyset (`id > last`) in batches:
+ * each batch is an index range scan, however deep into the table it is, and
+ * nothing is held in memory beyond one batch.
+ */
+async function* byKeyset<T extends { id: number }>(
+  collection: 'articles' | 'categories' | 'tags' | 'users',
+  { where, select, fromId = 0, toId, batch = 1000 }: { where?: Where; select: Record<string, true>; fromId?: number; toId?: number; batch?: number },
+): AsyncGenerator<T> {
+  let after = fromId
   for (;;) {
-    const page = await get<Page<Article>>('/articles', {
-      'where[status][equals]': 'published',
-      'where[id][greater_than]': after,
+    const range: Where[] = [{ id: { greater_than: after } }]
+    if (toId !== undefined) range.push({ id: { less_than_equal: toId } })
+    const { docs } = await payload().find({
+      collection,
+      where: { and: [...range, ...(where ? [where] : [])] },
       sort: 'id',
       limit: batch,
       pagination: false,
       depth: 0,
-      ...select(['slug', 'updatedAt']),
+      select,
+      ...asPublic,
     })
-    for (const doc of page.docs) yield doc
-    if (page.docs.length < batch) return
-    after = page.docs[page.docs.length - 1]!.id
+    for (const doc of docs) yield doc as unknown as T
+    if (docs.length < batch) return
+    after = (docs[docs.length - 1] as { id: number }).id
   }
 }
 
+export type Stub = { id: number; slug?: string | null; updatedAt: string }
+
+/** Published articles with ids in (fromId, toId], oldest id first: for the sitemap. */
+export function publishedArticleStubs({ fromId = 0, toId }: { fromId?: number; toId?: number } = {}): AsyncGenerator<Stub> {
+  return byKeyset<Stub>('articles', { where: { status: { equals: 'published' } }, select: { slug: true, updatedAt: true }, fromId, toId })
+}
+
+/** Every row of a small or large collection, by keyset: for the sitemap. */
+export function allStubs(collection: 'categories' | 'tags' | 'users', { fromId = 0, toId }: { fromId?: number; toId?: number } = {}): AsyncGenerator<Stub> {
+  return byKeyset<Stub>(collection, { select: collection === 'users' ? { updatedAt: true } : { slug: true, updatedAt: true }, fromId, toId })
+}
+
+type Pool = { query: <R>(sql: string, params: unknown[]) => Promise<{ rows: R[] }> }
+
+/**
+ * Where to cut a table into runs of at most `size` rows, by id: the id of
+ * every size-th row and of the last one, from one index-only scan. Sitemap
+ * parts are those id ranges. SQL because the Local API has no window
+ * functions; it reads exactly what the public may read (published articles,
+ * users' ids), which the access rules allow anyone.
+ */
+export async function keysetBoundaries(table: 'articles' | 'users', size: number): Promise<{ upperIds: number[]; rows: number }> {
+  const pool = (payload().db as unknown as { pool: Pool }).pool
+  const where = table === 'articles' ? `where status = 'published'` : ''
+  const { rows } = await pool.query<{ id: number; total: string }>(
+    `select id, total from (select id, row_number() over (order by id) as n, count(*) over () as total from "${table}" ${where}) t
+      where n % $1 = 0 or n = total order by id`,
+    [size],
+  )
+  return { upperIds: rows.map((r) => r.id), rows: rows.length ? Number(rows[0]!.total) : 0 }
+}
+
 export async function countPublishedArticles(): Promise<number> {
-  return (await get<{ totalDocs: number }>('/articles/count', { 'where[status][equals]': 'published' })).totalDocs
+  return (await payload().count({ collection: 'articles', where: { status: { equals: 'published' } }, ...asPublic })).totalDocs
+}
+
+export async function countAll(collection: 'categories' | 'tags' | 'users'): Promise<number> {
+  return (await payload().count({ collection, ...asPublic })).totalDocs
+}
+
+/** The highest id of a collection (published articles only), for splitting the sitemap into id ranges. */
+export async function maxId(collection: 'articles' | 'users'): Promise<number> {
+  const where: Where | undefined = collection === 'articles' ? { status: { equals: 'published' } } : undefined
+  const { docs } = await payload().find({ collection, where, sort: '-id', limit: 1, pagination: false, depth: 0, select: { id: true } as never, ...asPublic })
+  return (docs[0] as { id: number } | undefined)?.id ?? 0
 }
 
 export async function listAll<T>(collection: 'categories' | 'tags' | 'users', fields: string[]): Promise<T[]> {
-  return (await get<Page<T>>(`/${collection}`, { limit: 0, pagination: false, depth: 0, ...select(fields) })).docs
+  const select = Object.fromEntries(fields.map((f) => [f, true]))
+  return (await payload().find({ collection, limit: 0, pagination: false, depth: 0, select, ...asPublic })).docs as T[]
 }
 
 export async function latestArticlesWithBody(limit = 20): Promise<Article[]> {
-  return (
-    await get<Page<Article>>('/articles', {
-      'where[status][equals]': 'published',
-      sort: '-publishedAt',
-      limit,
-      depth: 1,
-      ...select(['title', 'slug', 'excerpt', 'html', 'publishedAt', 'updatedAt', 'author', 'category', 'tags']),
-      ...select(['name'], 'populate[users]'),
-      ...select(['name'], 'populate[categories]'),
-      ...select(['name'], 'populate[tags]'),
-    })
-  ).docs
+  const found = await payload().find({
+    collection: 'articles',
+    where: { status: { equals: 'published' } },
+    sort: '-publishedAt',
+    limit,
+    depth: 1,
+    select: { title: true, slug: true, excerpt: true, html: true, publishedAt: true, updatedAt: true, author: true, category: true, tags: true },
+    populate: { users: { name: true }, categories: { name: true }, tags: { name: true } },
+    ...asPublic,
+  })
+  return found.docs as Article[]
 }
 
 export type { SearchHit, SearchResult } from '../../../src/lib/search'
 
 /**
- * Full-text search of published articles (GET /api/search). A mistake in the
- * parameters (say, a query over 200 characters) comes back as `{ error }`,
- * the server's message, for the page to show.
+ * Full-text search of published articles, the same service GET /api/search
+ * answers with. A mistake in the parameters (say, a query over 200
+ * characters) comes back as `{ error }`, the service's message, for the page
+ * to show.
  */
 export async function search(params: { q: string; category?: string; tag?: string; page?: number }): Promise<{ result: SearchResult } | { error: string }> {
-  const url = new URL(apiBase() + '/search')
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') url.searchParams.set(k, String(v))
-  const res = await fetch(url)
-  if (res.status === 400) {
-    const body = (await res.json().catch(() => ({}))) as { errors?: { message?: string }[] }
-    return { error: body.errors?.[0]?.message ?? 'That search could not be run.' }
+  try {
+    return { result: await searchArticles(payload(), params) }
+  } catch (error) {
+    if (error instanceof SearchQueryError) return { error: error.message }
+    throw error
   }
-  if (!res.ok) throw new ApiError(res.status, `GET ${url.pathname} → ${res.status}`)
-  return { result: (await res.json()) as SearchResult }
 }
 
 // ---- helpers for pages -------------------------------------------------------
@@ -232,40 +278,50 @@ export function pageParam(url: URL, name = 'page'): number {
   return Number.isInteger(n) && n > 0 && n < 100_000 ? n : 1
 }
 
-// ---------------------------------------------------------------------------
-// Accounts: the visitor's session, and the account forms' calls to
-// /api/accounts/*. The site acts for the visitor, so their cookie and address
-// travel with each call, and the answer's Set-Cookie headers go back to them.
-
-/** The site's own origin, as Payload's CSRF allow-list (BASE_URL) knows it. */
-function siteOrigin(): string {
-  return getEnv().baseUrl
+/** "1 view", "2 views", "1,234 views". */
+export function counted(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`
 }
+
+// ---------------------------------------------------------------------------
+// The visitor. Resolved once per request (frontend/src/middleware.ts puts it
+// in Astro.locals.me); pages pass it down, components never look it up.
+
+const SESSION_COOKIE = /(?:^|;\s*)payload-token=([^;]+)/
 
 /**
- * Headers for a call made on the visitor's behalf. Payload accepts a session
- * cookie only with a same-site Origin; Astro has already refused form posts
- * from other origins (security.checkOrigin), so the site vouches for it.
+ * The signed-in visitor (avatar populated), or null, from the session cookie.
+ *
+ * The token is handed to Payload as a `JWT` credential rather than as a
+ * cookie: Payload's cookie strategy applies its CSRF rule (Origin or
+ * Sec-Fetch-Site), which is meant for state-changing API calls. Here the
+ * site only renders a page for whoever holds the cookie (a GET, which must
+ * show the visitor signed in even when they arrive from a link elsewhere),
+ * and every form post has already passed Astro's origin check
+ * (security.checkOrigin). The token is verified exactly as Payload verifies it.
  */
-function onBehalfOf(request: Request, clientAddress?: string): Headers {
-  const headers = new Headers({ origin: siteOrigin(), 'sec-fetch-site': 'same-origin' })
-  const cookie = request.headers.get('cookie')
-  if (cookie) headers.set('cookie', cookie)
-  if (clientAddress) headers.set('x-forwarded-for', clientAddress)
-  return headers
-}
-
-/** The signed-in visitor (avatar populated), or null. */
-export async function currentUser(request: Request): Promise<User | null> {
-  if (!request.headers.get('cookie')?.includes('-token=')) return null
+export async function resolveVisitor(request: Request): Promise<User | null> {
+  const token = SESSION_COOKIE.exec(request.headers.get('cookie') ?? '')?.[1]
+  if (!token) return null
   try {
-    const res = await fetch(`${apiBase()}/users/me?depth=1`, { headers: onBehalfOf(request) })
-    if (!res.ok) return null
-    return ((await res.json()) as { user: User | null }).user ?? null
+    const { user } = await payload().auth({ headers: new Headers({ authorization: `JWT ${decodeURIComponent(token)}` }) })
+    if (!user || user.collection !== 'users') return null
+    const me = user as unknown as User
+    if (typeof me.avatar === 'number') {
+      me.avatar = (await payload().findByID({ collection: 'media', id: me.avatar, depth: 0, disableErrors: true, ...asVisitor(me) })) as Media | null
+    }
+    return me
   } catch {
     return null
   }
 }
+
+// ---------------------------------------------------------------------------
+// The visitor's writes: the account forms and the reply form post to the
+// site, which hands them to Payload's REST handling in this process (no
+// network hop) with the visitor's own request headers, so Payload applies
+// every rule it applies to a browser calling the API itself (its CSRF check
+// included), and the answer's Set-Cookie headers go back to the visitor.
 
 export type AccountReply = {
   ok: boolean
@@ -274,21 +330,24 @@ export type AccountReply = {
   setCookies: string[]
 }
 
-/** POSTs a form to an account endpoint (`/accounts/login`, …) as the visitor. */
-export async function accountPost(
-  path: string,
-  request: Request,
-  body: Record<string, string | number> | FormData,
-  clientAddress?: string,
-): Promise<AccountReply> {
-  const headers = onBehalfOf(request, clientAddress)
-  let payloadBody: BodyInit
-  if (body instanceof FormData) payloadBody = body
-  else {
-    headers.set('content-type', 'application/json')
-    payloadBody = JSON.stringify(body)
+/** The visitor's headers that Payload's REST handling reads: session, origin checks, client identity. */
+const FORWARDED = ['cookie', 'origin', 'referer', 'sec-fetch-site', 'sec-fetch-mode', 'user-agent', 'accept-language']
+
+function asTheVisitor(request: Request, clientAddress?: string): Headers {
+  const headers = new Headers()
+  for (const name of FORWARDED) {
+    const value = request.headers.get(name)
+    if (value) headers.set(name, value)
   }
-  const res = await fetch(`${apiBase()}${path}`, { method: 'POST', headers, body: payloadBody })
+  if (clientAddress) headers.set('x-forwarded-for', clientAddress)
+  return headers
+}
+
+async function restAsVisitor(method: string, path: string, request: Request, body?: BodyInit, extra: Record<string, string> = {}, clientAddress?: string): Promise<AccountReply> {
+  const headers = asTheVisitor(request, clientAddress)
+  for (const [k, v] of Object.entries(extra)) headers.set(k, v)
+  const apiUrl = new URL(`/api${path}`, request.url)
+  const res = await sitePayload().rest(new Request(apiUrl, { method, headers, body }))
   let data: AccountReply['data'] = {}
   try {
     data = (await res.json()) as AccountReply['data']
@@ -296,6 +355,17 @@ export async function accountPost(
     data = { message: `The server answered ${res.status}.` }
   }
   return { ok: res.ok, status: res.status, data, setCookies: res.headers.getSetCookie() }
+}
+
+/** POSTs a form to an API path (`/accounts/login`, `/replies`, …) as the visitor. */
+export async function accountPost(
+  path: string,
+  request: Request,
+  body: Record<string, string | number> | FormData,
+  clientAddress?: string,
+): Promise<AccountReply> {
+  if (body instanceof FormData) return restAsVisitor('POST', path, request, body, {}, clientAddress)
+  return restAsVisitor('POST', path, request, JSON.stringify(body), { 'content-type': 'application/json' }, clientAddress)
 }
 
 /** Field messages from an account reply; Payload's own errors (e.g. 429) land on `form`. */
@@ -313,9 +383,6 @@ export function redirectWithCookies(location: string, setCookies: string[]): Res
   return new Response(null, { status: 303, headers })
 }
 
-// ---------------------------------------------------------------------------
-// Replies and notifications, as the signed-in visitor.
-
 /** A Payload error answer's first field message ("A reply cannot be empty."), else its message. */
 export function firstErrorOf(reply: AccountReply): string {
   const errors = reply.data.errors
@@ -326,13 +393,8 @@ export function firstErrorOf(reply: AccountReply): string {
   return reply.data.message ?? 'Something went wrong. Please try again.'
 }
 
-async function getAsVisitor<T>(request: Request, path: string, params: Params = {}): Promise<T> {
-  const url = new URL(apiBase() + path)
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, String(v))
-  const res = await fetch(url, { headers: onBehalfOf(request) })
-  if (!res.ok) throw new ApiError(res.status, `GET ${url.pathname} → ${res.status}`)
-  return (await res.json()) as T
-}
+// ---------------------------------------------------------------------------
+// Notifications, as the signed-in visitor.
 
 export type NotificationItem = {
   id: number
@@ -344,30 +406,26 @@ export type NotificationItem = {
   actor?: { id: number; name: string } | number | null
 }
 
-export async function listMyNotifications(request: Request, userId: number, page = 1): Promise<Page<NotificationItem>> {
-  return getAsVisitor<Page<NotificationItem>>(request, '/notifications', {
-    'where[recipient][equals]': userId,
+export async function listMyNotifications(me: User, page = 1): Promise<Page<NotificationItem>> {
+  return (await payload().find({
+    collection: 'notifications',
+    where: { recipient: { equals: me.id } },
     sort: '-createdAt',
     page,
     limit: 20,
     depth: 1,
-    ...select(['title', 'slug'], 'populate[articles]'),
-    ...select(['body'], 'populate[replies]'),
-    ...select(['name'], 'populate[users]'),
-  })
+    populate: { articles: { title: true, slug: true }, replies: { body: true }, users: { name: true } },
+    ...asVisitor(me),
+  })) as unknown as Page<NotificationItem>
 }
 
-/** Marks the given notifications read (one bulk PATCH, limited by access to the visitor's own). */
-export async function markNotificationsRead(request: Request, ids: number[]): Promise<void> {
+/** Marks the given notifications read (one bulk update, limited by access to the visitor's own). */
+export async function markNotificationsRead(me: User, ids: number[]): Promise<void> {
   if (ids.length === 0) return
-  const url = new URL(apiBase() + '/notifications')
-  url.searchParams.set('where[id][in]', ids.join(','))
-  const headers = onBehalfOf(request)
-  headers.set('content-type', 'application/json')
-  await fetch(url, { method: 'PATCH', headers, body: JSON.stringify({ readAt: new Date().toISOString() }) })
+  await payload().update({ collection: 'notifications', where: { id: { in: ids } }, data: { readAt: new Date().toISOString() }, ...asVisitor(me) })
 }
 
 export async function lastRepliesPage(articleId: number, perPage = 20): Promise<number> {
-  const { totalDocs } = await listReplies({ article: articleId, limit: 1 })
+  const { totalDocs } = await payload().count({ collection: 'replies', where: { article: { equals: articleId } }, ...asPublic })
   return Math.max(1, Math.ceil(totalDocs / perPage))
 }

@@ -1,15 +1,20 @@
 /**
- * How a page tells Inkwell's render cache (src/server/renderCache.ts) what it
- * depends on: a response header of tags. Every page depends on the site
- * settings and the category navigation in its layout.
+ * How a page talks to Inkwell's render cache (src/server/renderCache.ts):
+ * a response header of the tags it depends on (every page depends on the site
+ * settings and the category navigation in its layout), and a report when it
+ * swallowed an error, so that degraded page is shown but never kept.
  */
-type AstroLike = { response: { headers: Headers }; request: Request }
+import { currentRender, reportSwallowedError } from '../../../src/lib/renderContext'
+
+type AstroLike = { response: { headers: Headers } }
 
 export function cacheTags(astro: AstroLike, tags: string[]): void {
   astro.response.headers.set('x-cache-tags', [...new Set(['settings', 'categories', ...tags])].join(','))
 }
 
-/** The cache renders pages for itself with this header; such a render is not a reader's view. */
-export function isCacheRender(astro: AstroLike): boolean {
-  return astro.request.headers.get('x-inkwell-render') === '1'
+/** True when the cache renders this page: the cache then counts the views it serves, and the page must not. */
+export function isCacheRender(): boolean {
+  return currentRender()?.forCache === true
 }
+
+export { reportSwallowedError }

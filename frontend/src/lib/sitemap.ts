@@ -9,7 +9,7 @@ import { Readable } from 'node:stream'
 import { SitemapIndexStream, SitemapStream } from 'sitemap'
 
 import { getEnv } from '../../../src/lib/env'
-import { articlePath, countPublishedArticles, listAll, publishedArticleStubs, type Category, type Tag, type User } from './api'
+import { allStubs, articlePath, keysetBoundaries, listAll, publishedArticleStubs, type Category, type Tag } from './api'
 
 export const SITEMAP_TAGS = 'list,categories,tags'
 
@@ -19,29 +19,54 @@ export function maxUrlsPerSitemap(): number {
   return getEnv().sitemapMaxUrls // validated once, in the typed configuration
 }
 
+/** The few pages that are not one per row of a large table: home, links, categories, tags. */
 async function fixedUrls(): Promise<Url[]> {
-  const [categories, tags, users] = await Promise.all([
+  const [categories, tags] = await Promise.all([
     listAll<Category>('categories', ['slug', 'updatedAt']),
     listAll<Tag>('tags', ['slug', 'updatedAt']),
-    listAll<User>('users', ['updatedAt']),
   ])
   return [
     { url: '/' },
     { url: '/links' },
     ...categories.map((c) => ({ url: `/categories/${c.slug}`, lastmod: c.updatedAt })),
     ...tags.map((t) => ({ url: `/tags/${t.slug}`, lastmod: t.updatedAt })),
-    ...users.map((u) => ({ url: `/users/${u.id}`, lastmod: u.updatedAt })),
   ]
 }
 
-async function* articleUrls(): AsyncGenerator<Url> {
-  for await (const a of publishedArticleStubs()) yield { url: articlePath(a), lastmod: a.updatedAt }
+type Range = { fromId: number; toId?: number }
+
+async function* userUrls(range: Range = { fromId: 0 }): AsyncGenerator<Url> {
+  for await (const u of allStubs('users', range)) yield { url: `/users/${u.id}`, lastmod: u.updatedAt }
 }
 
-/** All public URLs: fixed pages first, then articles by id. */
-async function* allUrls(): AsyncGenerator<Url> {
-  yield* await fixedUrls()
-  yield* articleUrls()
+async function* articleUrls(range: Range = { fromId: 0 }): AsyncGenerator<Url> {
+  for await (const a of publishedArticleStubs(range)) yield { url: articlePath(a), lastmod: a.updatedAt }
+}
+
+/**
+ * The files of a sitemap index: the fixed pages in slices, then users and
+ * articles in id ranges of at most `max` rows each. Each range is read by
+ * keyset (id > from and id <= to), so a part far down the list costs what
+ * the first one costs.
+ */
+type Part = { urls: Url[] } | { kind: 'users' | 'articles'; range: Range }
+
+async function sitemapParts(max: number): Promise<{ parts: Part[]; total: number; fixed: Url[] }> {
+  const [fixed, users, articles] = await Promise.all([fixedUrls(), keysetBoundaries('users', max), keysetBoundaries('articles', max)])
+  const parts: Part[] = []
+  for (let i = 0; i < fixed.length; i += max) parts.push({ urls: fixed.slice(i, i + max) })
+  for (const [kind, bounds] of [['users', users], ['articles', articles]] as const) {
+    let from = 0
+    for (const to of bounds.upperIds) {
+      parts.push({ kind, range: { fromId: from, toId: to } })
+      from = to
+    }
+  }
+  return { parts, total: fixed.length + users.rows + articles.rows, fixed }
+}
+
+async function* fromArray<T>(items: T[]): AsyncGenerator<T> {
+  yield* items
 }
 
 function xmlResponse(stream: NodeJS.ReadableStream): Response {
@@ -63,32 +88,31 @@ function urlSet(site: string, urls: AsyncIterable<Url>): Response {
   return xmlResponse(stream)
 }
 
-async function* slice<T>(source: AsyncIterable<T>, from: number, count: number): AsyncGenerator<T> {
-  let i = 0
-  for await (const item of source) {
-    if (i >= from + count) return
-    if (i++ >= from) yield item
-  }
-}
-
 /** /sitemap.xml: the URL set itself, or an index when there are too many URLs. */
 export async function sitemapRoot(site: string): Promise<Response> {
   const max = maxUrlsPerSitemap()
-  const total = (await fixedUrls()).length + (await countPublishedArticles())
-  if (total <= max) return urlSet(site, allUrls())
+  const { parts, total, fixed } = await sitemapParts(max)
+  if (total <= max) {
+    return urlSet(site, (async function* () {
+      yield* fixed
+      yield* userUrls()
+      yield* articleUrls()
+    })())
+  }
   const index = new SitemapIndexStream()
-  const parts = Math.ceil(total / max)
   void (async () => {
-    for (let n = 1; n <= parts; n++) index.write({ url: `${site}/sitemaps/${n}.xml` })
+    for (let n = 1; n <= parts.length; n++) index.write({ url: `${site}/sitemaps/${n}.xml` })
     index.end()
   })()
   return xmlResponse(index)
 }
 
-/** /sitemaps/<n>.xml: the n-th slice of at most SITEMAP_MAX_URLS URLs, or null past the end. */
+/** /sitemaps/<n>.xml: the n-th file of the index, or null past the end. */
 export async function sitemapPart(site: string, n: number): Promise<Response | null> {
-  const max = maxUrlsPerSitemap()
-  const total = (await fixedUrls()).length + (await countPublishedArticles())
-  if (!Number.isInteger(n) || n < 1 || (n - 1) * max >= total) return null
-  return urlSet(site, slice(allUrls(), (n - 1) * max, max))
+  if (!Number.isInteger(n) || n < 1) return null
+  const { parts } = await sitemapParts(maxUrlsPerSitemap())
+  const part = parts[n - 1]
+  if (!part) return null
+  if ('urls' in part) return urlSet(site, fromArray(part.urls))
+  return urlSet(site, part.kind === 'users' ? userUrls(part.range) : articleUrls(part.range))
 }

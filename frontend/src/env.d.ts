@@ -1,0 +1,8 @@
+/// <reference types="astro/client" />
+
+declare namespace App {
+  interface Locals {
+    /** The signed-in visitor, resolved once per request by src/middleware.ts. */
+    me: import('../../src/payload-types').User | null
+  }
+}

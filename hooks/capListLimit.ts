@@ -1,0 +1,43 @@
+/**
+ * Public list reads are bounded: over REST and GraphQL a page holds at most
+ * MAX_LIST_LIMIT documents (larger or zero limits are lowered to it) and
+ * `pagination=false` is refused, so no request can make the server read a
+ * whole table. Applied to every collection (src/plugins/listLimits.ts), as a
+ * beforeOperation hook, so every external path obeys it. The Local API
+ * (trusted server code: the reader site, jobs, scripts) is not capped, and
+ * neither are editors in the admin (holders of `admin.access`).
+ */
+import { ValidationError, type CollectionBeforeOperationHook } from 'payload'
+
+import { hasPermission } from '../src/access'
+
+export const MAX_LIST_LIMIT = 100
+
+type ListArgs = { limit?: number; pagination?: boolean; overrideAccess?: boolean; currentDepth?: number }
+
+/**
+ * Only the request's own list is capped. Reads made while answering it carry
+ * the request along but are not the caller's to size: server code passing
+ * overrideAccess (the permission lookup), Payload populating relationships
+ * (its batches, at a depth, hold exactly the ids of the page's documents) and
+ * Payload's own bookkeeping collections (document locks, preferences).
+ */
+function isCallersList(list: ListArgs, slug: string): boolean {
+  return !list.overrideAccess && !list.currentDepth && !slug.startsWith('payload-')
+}
+
+export const capListLimit: CollectionBeforeOperationHook = async ({ args, operation, req, collection }) => {
+  const list = args as ListArgs
+  if (operation !== 'read' || req.payloadAPI === 'local' || !isCallersList(list, collection.slug)) return args
+  const unbounded = list.pagination === false
+  const tooMany = list.limit !== undefined && (list.limit > MAX_LIST_LIMIT || list.limit <= 0)
+  if (!unbounded && !tooMany) return args
+  if (await hasPermission(req, 'admin.access')) return args
+  if (unbounded) {
+    throw new ValidationError({
+      collection: collection.slug,
+      errors: [{ path: 'pagination', message: `pagination=false is not available; read pages of at most ${MAX_LIST_LIMIT} with limit and page.` }],
+    })
+  }
+  return { ...args, limit: MAX_LIST_LIMIT }
+}

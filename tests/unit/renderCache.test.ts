@@ -1,0 +1,192 @@
+/**
+ * The render cache in front of a handler that answers like Astro's node
+ * adapter (writeHead, chunks, end), on a real HTTP server.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import zlib from 'node:zlib'
+
+import { afterEach, describe, expect, it } from 'vitest'
+
+import { reportSwallowedError } from '../../src/lib/renderContext'
+import { BatchedViewCounter } from '../../src/lib/views'
+import { cacheKeyOf, isCacheable, negotiateEncoding, RenderCache, renderPage } from '../../src/server/renderCache'
+
+type Page = { status?: number; headers?: Record<string, string>; body?: string; swallow?: boolean }
+
+function astroLike(pages: Record<string, Page>, renders: string[]) {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    renders.push(req.url!)
+    const page = pages[req.url!.split('?')[0]!] ?? { status: 404, body: 'not found' }
+    await new Promise((r) => setTimeout(r, 5)) // a render takes a moment: concurrent misses overlap
+    if (page.swallow) reportSwallowedError()
+    res.writeHead(page.status ?? 200, { 'content-type': 'text/html; charset=utf-8', 'x-cache-tags': 'settings,list', ...page.headers })
+    const body = page.body ?? `<!doctype html><title>${req.url}</title>` + '<p>Lorem ipsum dolor sit amet. </p>'.repeat(200)
+    res.write(body.slice(0, 100))
+    res.end(body.slice(100))
+  }
+}
+
+let servers: http.Server[] = []
+afterEach(async () => {
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))))
+  servers = []
+})
+
+async function serve(cache: RenderCache, handler: ReturnType<typeof astroLike>): Promise<string> {
+  const server = http.createServer((req, res) => {
+    const key = isCacheable(req) ? cacheKeyOf(req.url!) : null
+    void (key ? cache.serve(req, res, key, handler) : renderPage(req, res, handler))
+  })
+  servers.push(server)
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+/** A raw GET (fetch would decompress): status, headers and the bytes as sent. */
+function get(url: string, headers: Record<string, string> = {}, method = 'GET') {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http.request(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
+    }).on('error', reject).end()
+  })
+}
+
+const newCache = (options: Partial<ConstructorParameters<typeof RenderCache>[0]> = {}) => new RenderCache({ maxEntries: 100, maxBytes: 8 * 1024 * 1024, ...options })
+
+describe('cache keys', () => {
+  it('keeps only the parameters a page declares, with valid values, in a fixed order', () => {
+    expect(cacheKeyOf('/?utm_source=x&page=2&sort=replied')).toBe('/?page=2&sort=replied')
+    expect(cacheKeyOf('/?sort=replied&page=2')).toBe('/?page=2&sort=replied')
+    expect(cacheKeyOf('/?page=abc&sort=oldest&x=1')).toBe('/')
+    expect(cacheKeyOf('/categories/news?page=3&random=123')).toBe('/categories/news?page=3')
+    expect(cacheKeyOf('/rss?anything')).toBe('/rss')
+    expect(cacheKeyOf('/login?next=/x')).toBeNull() // not a cached page: rendered as asked
+  })
+
+  it('negotiates brotli, then gzip, honouring q=0', () => {
+    expect(negotiateEncoding('gzip, deflate, br')).toBe('br')
+    expect(negotiateEncoding('gzip, br;q=0')).toBe('gzip')
+    expect(negotiateEncoding('identity')).toBe('identity')
+    expect(negotiateEncoding(undefined)).toBe('identity')
+    expect(negotiateEncoding('*')).toBe('br')
+  })
+})
+
+describe('RenderCache', () => {
+  it('answers repeated requests from memory, whatever unknown parameters they carry', async () => {
+    const renders: string[] = []
+    const cache = newCache()
+    const base = await serve(cache, astroLike({ '/': {} }, renders))
+    expect((await get(`${base}/`)).headers['x-cache']).toBe('MISS')
+    for (let i = 0; i < 20; i++) expect((await get(`${base}/?r=${Math.random()}`)).headers['x-cache']).toBe('HIT')
+    expect(renders).toEqual(['/'])
+    expect(cache.size.entries).toBe(1)
+    cache.close()
+  })
+
+  it('shares one render among concurrent misses', async () => {
+    const renders: string[] = []
+    const cache = newCache()
+    const base = await serve(cache, astroLike({ '/links': {} }, renders))
+    const answers = await Promise.all(Array.from({ length: 10 }, () => get(`${base}/links`)))
+    expect(answers.every((a) => a.status === 200)).toBe(true)
+    expect(renders).toHaveLength(1)
+    cache.close()
+  })
+
+  it('never keeps a page that set a cookie, swallowed an error, was not a 200 or declared no tags', async () => {
+    const renders: string[] = []
+    const cache = newCache()
+    const base = await serve(
+      cache,
+      astroLike(
+        {
+          '/tags/cookie': { headers: { 'set-cookie': 'a=b' } },
+          '/tags/degraded': { swallow: true },
+          '/tags/untagged': { headers: { 'x-cache-tags': '' } },
+          '/tags/gone': { status: 410 },
+        },
+        renders,
+      ),
+    )
+    for (const path of ['/tags/cookie', '/tags/degraded', '/tags/untagged', '/tags/gone', '/tags/missing']) {
+      await get(base + path)
+      expect((await get(base + path)).headers['x-cache']).toBe('MISS')
+    }
+    expect(cache.size.entries).toBe(0)
+    cache.close()
+  })
+
+  it('stores brotli and gzip once and serves them by Accept-Encoding, with Vary', async () => {
+    const cache = newCache()
+    const base = await serve(cache, astroLike({ '/rss': {} }, []))
+    const plain = await get(`${base}/rss`)
+    await cache.idle() // the variants are made once, after the first answer
+    const br = await get(`${base}/rss`, { 'accept-encoding': 'gzip, br' })
+    const gz = await get(`${base}/rss`, { 'accept-encoding': 'gzip' })
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(br.headers.vary).toMatch(/Accept-Encoding/)
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true)
+    expect(zlib.gunzipSync(gz.body).equals(plain.body)).toBe(true)
+    expect(br.body.length).toBeLessThan(plain.body.length / 5)
+    cache.close()
+  })
+
+  it('compresses uncached pages too, streaming', async () => {
+    const cache = newCache()
+    const base = await serve(cache, astroLike({ '/profile': {} }, []))
+    const answer = await get(`${base}/profile`, { 'accept-encoding': 'br', cookie: 'payload-token=x' })
+    expect(answer.headers['content-encoding']).toBe('br')
+    expect(answer.headers['x-cache']).toBeUndefined()
+    expect(zlib.brotliDecompressSync(answer.body).toString()).toContain('Lorem ipsum')
+    cache.close()
+  })
+
+  it('stays within its bounds of entries and bytes', async () => {
+    const cache = newCache({ maxEntries: 3, maxBytes: 64 * 1024 * 1024 })
+    const base = await serve(cache, astroLike({ '/tags/a': {}, '/tags/b': {}, '/tags/c': {}, '/tags/d': {} }, []))
+    for (const t of 'abcd') await get(`${base}/tags/${t}`)
+    expect(cache.size.entries).toBe(3)
+    const small = newCache({ maxEntries: 100, maxBytes: 40_000 })
+    const base2 = await serve(small, astroLike({ '/tags/a': {}, '/tags/b': {}, '/tags/c': {}, '/tags/d': {} }, []))
+    for (const t of 'abcd') await get(`${base2}/tags/${t}`)
+    expect(small.size.bytes).toBeLessThanOrEqual(40_000)
+    expect(small.size.entries).toBeLessThan(4)
+    cache.close()
+    small.close()
+  })
+
+  it('purges the pages tagged with what changed', async () => {
+    const renders: string[] = []
+    const cache = newCache()
+    const base = await serve(cache, astroLike({ '/links': { headers: { 'x-cache-tags': 'links' } }, '/rss': {} }, renders))
+    await get(`${base}/links`)
+    await get(`${base}/rss`)
+    cache.invalidate(['links'])
+    expect((await get(`${base}/links`)).headers['x-cache']).toBe('MISS')
+    expect((await get(`${base}/rss`)).headers['x-cache']).toBe('HIT')
+    cache.close()
+  })
+
+  it('counts a view per GET by a person: not HEAD, prefetches or crawlers', async () => {
+    const views = new BatchedViewCounter(async () => {}, { intervalMs: 60_000 })
+    const cache = newCache({ views })
+    const base = await serve(cache, astroLike({ '/articles/7/hello': { headers: { 'x-inkwell-views': '7' } } }, []))
+    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' }
+    for (let i = 0; i < 5; i++) await get(`${base}/articles/7/hello`, browser)
+    await get(`${base}/articles/7/hello`, browser, 'HEAD')
+    await get(`${base}/articles/7/hello`, { ...browser, 'sec-purpose': 'prefetch' })
+    await get(`${base}/articles/7/hello`, { ...browser, purpose: 'prefetch' })
+    await get(`${base}/articles/7/hello`, { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' })
+    expect(views.total(7)).toBe(5)
+    const answer = await get(`${base}/articles/7/hello`, browser)
+    expect(answer.headers['x-inkwell-views']).toBeUndefined()
+    expect(answer.headers['x-cache-tags']).toBeUndefined()
+    await views.stop()
+    cache.close()
+  })
+})
