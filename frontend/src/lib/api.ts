@@ -177,8 +177,9 @@ export async function latestArticlesWithBody(limit = 20): Promise<Article[]> {
       depth: 1,
       ...select(['title', 'slug', 'excerpt', 'html', 'publishedAt', 'updatedAt', 'author', 'category', 'tags']),
       ...select(['name'], 'populate[users]'),
-      ...select(['name'], 'populate[categories]'),
-      ...select(['name'], 'populate[tags]'),
+      // Feeds name categories and tags by slug (Atom term) and link to their pages.
+      ...select(['name', 'slug'], 'populate[categories]'),
+      ...select(['name', 'slug'], 'populate[tags]'),
     })
   ).docs
 }
