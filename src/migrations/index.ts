@@ -1,6 +1,7 @@
 import * as migration_20261122_062745_initial from './20261122_062745_initial';
 import * as migration_20261122_070000_seed_roles from './20261122_070000_seed_roles';
 import * as migration_20261122_070100_account_stores from './20261122_070100_account_stores';
+import * as migration_20261123_120000_plain_excerpts from './20261123_120000_plain_excerpts';
 
 export const migrations = [
   {
@@ -17,5 +18,10 @@ export const migrations = [
     up: migration_20261122_070100_account_stores.up,
     down: migration_20261122_070100_account_stores.down,
     name: '20261122_070100_account_stores'
+  },
+  {
+    up: migration_20261123_120000_plain_excerpts.up,
+    down: migration_20261123_120000_plain_excerpts.down,
+    name: '20261123_120000_plain_excerpts'
   },
 ];

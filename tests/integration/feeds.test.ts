@@ -8,6 +8,7 @@ import pg from 'pg'
 import type { Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { legacyExcerptOf, up as remakeExcerpts } from '../../src/migrations/20261123_120000_plain_excerpts'
 import { atom, feedData, jsonFeed, rss, siteOrigin, FEED_SIZE } from '../../frontend/src/lib/feed'
 import type { Article, Category, Tag, User } from '../../src/payload-types'
 import { codeBlock, editorState, heading, list, paragraph, quote, text } from '../fixtures/lexical'
@@ -113,6 +114,22 @@ describe('automatic excerpts', () => {
     expect(shows.excerpt).toBe('Write <b> for bold, or <i>.')
     const own = await publish({ title: 'Own excerpt', format: 'markdown', markdown: 'Body', excerpt: '  My <own> words  ' })
     expect(own.excerpt).toBe('My <own> words')
+  })
+})
+
+describe('the migration that remakes old automatic excerpts', () => {
+  it('rewrites the excerpts the old function made, and no author’s excerpt', async () => {
+    const automatic = await publish({ title: 'Old excerpt', format: 'markdown', markdown: '## Heading\n\nText &amp;lt; here.\n\n```js\nlet x\n```' })
+    const own = await publish({ title: 'Own', format: 'markdown', markdown: '## Heading\n\nText', excerpt: 'HeadingText' })
+    const legacy = legacyExcerptOf(automatic.html!)
+    expect(legacy).toBe('Heading Text < here. let x') // code included, &amp;lt; decoded twice
+    await db.query(`update articles set excerpt = $1 where id = $2`, [legacy, automatic.id])
+    await remakeExcerpts({ db: payload.db.drizzle, payload } as never)
+    const { rows } = await db.query(`select id, excerpt from articles where id = any($1) order by id`, [[automatic.id, own.id]])
+    expect(rows).toEqual([
+      { id: automatic.id, excerpt: 'Heading Text &lt; here.' },
+      { id: own.id, excerpt: 'HeadingText' },
+    ])
   })
 })
 
