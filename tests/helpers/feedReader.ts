@@ -22,7 +22,7 @@ export const ATOM = 'http://www.w3.org/2005/Atom'
 export const DC = 'http://purl.org/dc/elements/1.1/'
 export const CONTENT = 'http://purl.org/rss/1.0/modules/content/'
 
-/** Characters XML 1.0 forbids, lone surrogates included (see the writer in frontend/src/lib/xml.ts). */
+/** Characters XML 1.0 forbids, lone surrogates included (see xmlSafe in frontend/src/lib/xml.ts). */
 export const XML_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uDFFF]/u
 
 export function parseXml(xml: string): Document {

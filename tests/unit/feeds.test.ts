@@ -15,7 +15,7 @@ process.env.BASE_URL = 'http://localhost:3000'
 const { renderMarkdown } = await import('../../src/lib/markdown')
 const { excerptOf } = await import('../../src/lib/excerpt')
 const { atom, feedData, jsonFeed, rss } = await import('../../frontend/src/lib/feed')
-const { escapeXml } = await import('../../frontend/src/lib/xml')
+const { xmlSafe } = await import('../../frontend/src/lib/xml')
 
 const SITE = 'https://blog.example.com'
 const HOSTILE = '<script>alert(1)</script><img src=x onerror=alert(1)>'
@@ -178,8 +178,8 @@ describe('feeds never run script', async () => {
 describe('characters XML forbids', () => {
   const forbidden = '\u0000\u0001\u0008\u000B\u000C\u000E\u001F\uFFFE\uFFFF\uDFFF\uD800' // the last two: lone surrogates
 
-  it('are dropped by the XML writer, and nothing else is', () => {
-    expect(escapeXml(`a${forbidden}b\t\n\r😀 \uD83D\uDE00 é & <`)).toBe('ab\t\n\r😀 😀 é &#x26; &#x3C;')
+  it('are dropped by xmlSafe (which every string goes through before the feed writer), and nothing else is', () => {
+    expect(xmlSafe(`a${forbidden}b\t\n\r😀 \uD83D\uDE00 é & <`)).toBe('ab\t\n\r😀 😀 é & <')
   })
 
   it('in any stored field leave every feed readable', async () => {
@@ -201,5 +201,33 @@ describe('characters XML forbids', () => {
     const data = feedData({ ...settings, siteName: `Site${forbidden}` }, [dirty], SITE)
     expect(readRss(rss(data)).title).toBe('Site')
     expect(readAtom(atom(data)).title.value).toBe('Site')
+  })
+})
+
+describe('what the feed writer would get wrong on its own', () => {
+  it('text that says "&amp;", titles and bodies with several "]]>", a category named with "<", an article without a body', async () => {
+    const odd = await article('Body', {
+      title: 'Use &amp; ]]> and ]]><b>x</b>',
+      excerpt: 'An &amp; ]]> and ]]>',
+      html: '<p title="a]]>b]]>c">x ]]&gt; y &amp;amp; z</p>',
+      author: { id: 3, name: 'Ada &amp; <Co>' } as never,
+      category: { id: 1, name: 'C<T> & "q"', slug: 'c<t>&' } as never,
+    })
+    const empty = await article('Body', { html: '' })
+    const feeds = feedsOf([odd, empty])
+    const { rss: rssFeed, atom: atomFeed } = expectConformingFeeds(SITE, feeds)
+    const [item, bare] = rssFeed.items
+    expect(item!.title).toBe(odd.title)
+    expect(item!.creator).toBe('Ada &amp; <Co>')
+    expect(item!.description).toBe('An &amp;amp; ]]&gt; and ]]&gt;')
+    expect(htmlElements(item!.content!).map((e) => e.attrs)).toEqual([[{ name: 'title', value: 'a]]>b]]>c' }]])
+    expect(item!.categories[0]).toEqual({ domain: `${SITE}/categories`, label: 'C<T> & "q"' })
+    expect(bare!.creator).toBe('Ada Author')
+    const [entry, bareEntry] = atomFeed.entries
+    expect(entry!.title).toEqual({ type: 'text', value: odd.title, elements: [] })
+    expect(entry!.summary).toEqual({ type: 'text', value: odd.excerpt, elements: [] })
+    expect(entry!.authors).toEqual([{ name: 'Ada &amp; <Co>', uri: `${SITE}/users/3` }])
+    expect(entry!.categories[0]).toEqual({ term: 'c<t>&', label: 'C<T> & "q"', scheme: `${SITE}/categories/c%3Ct%3E%26` })
+    expect(bareEntry!.content).toEqual({ type: 'html', value: '', elements: [] })
   })
 })

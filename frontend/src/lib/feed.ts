@@ -1,8 +1,8 @@
 /**
  * RSS 2.0, Atom 1.0 and JSON Feed 1.1 from the 20 latest articles.
  *
- * The three formats are written from one neutral model (`FeedData`), each by
- * the rules of its own spec, because each spec types its fields differently
+ * The three formats are written from one neutral model (`FeedData`), RSS and
+ * Atom by the `feed` package, each by the rules of its own spec, because each spec types its fields differently
  * and a field read as HTML where it was written as text is how a title like
  * `<img src=x onerror=…>` becomes markup in a reader:
  *
@@ -17,11 +17,14 @@
  * categories in every format. Links are absolute on the public BASE_URL,
  * never on the request's Host header, since feeds are cached and shared.
  */
+import { DOMParser, XMLSerializer, type Element as XmlElement } from '@xmldom/xmldom'
+import { Feed, type Extension } from 'feed'
+
 import { escapeHtml } from '../../../src/lib/escapeHtml'
 import { getEnv } from '../../../src/lib/env'
 import { getSettings, latestArticlesWithBody, type Article, type Category, type SiteSetting, type Tag, type User } from './api'
 import { feedHtml } from './feedHtml'
-import { el, xmlDocument } from './xml'
+import { xmlSafe } from './xml'
 
 export const FEED_TAGS = 'settings,list'
 export const FEED_SIZE = 20
@@ -110,88 +113,161 @@ export async function loadFeed(): Promise<FeedData> {
 }
 
 const GENERATOR = 'Inkwell'
+const DC = 'http://purl.org/dc/elements/1.1/'
+const XML_NAMESPACE = 'http://www.w3.org/XML/1998/namespace'
+
+/*
+ * RSS and Atom are written by the `feed` package. What it does with the
+ * strings it is given (it writes through xml-js), and what the helpers below
+ * give it so that the document says exactly what the model holds:
+ *
+ * - Element text is escaped for `&`, `<` and `>`, but every `&amp;` is first
+ *   turned back into `&` ("to avoid double sanitization"), so a title that
+ *   literally says "&amp;" would lose its "amp;". `text()` escapes `&` first,
+ *   which makes that undo exact.
+ * - CDATA (RSS title, description and content:encoded; Atom title, summary
+ *   and content) is written raw, and only the first `]]>` is split: a second
+ *   one would end the section and let the rest be read as markup. HTML gets
+ *   `]]&gt;`, the same characters to an HTML parser (`cdataHtml()`); plain
+ *   text given as HTML is escaped (`htmlText()`), so it never holds `>`.
+ * - Attribute values: feed escapes `&` in URLs and in Atom category terms and
+ *   labels, xml-js escapes `"`, nothing escapes `<`. `attribute()` is for the
+ *   values feed passes through untouched (RSS category domain).
+ * - Nothing drops the characters XML forbids: every string goes through
+ *   xmlSafe first, whatever the database holds.
+ */
+function text(value: string): string {
+  return xmlSafe(value).replaceAll('&', '&amp;')
+}
+function htmlText(value: string): string {
+  return escapeHtml(xmlSafe(value))
+}
+function cdataHtml(html: string): string {
+  return xmlSafe(html).replaceAll(']]>', ']]&gt;')
+}
+function attribute(value: string): string {
+  return xmlSafe(value).replaceAll('&', '&amp;').replaceAll('<', '&lt;')
+}
 
 /** RSS 2.0 (https://www.rssboard.org/rss-specification), with the Atom, Dublin Core and content modules. */
 export function rss(feed: FeedData): string {
   const { site } = feed
-  const items = feed.entries.map((entry) =>
-    el(
-      'item',
-      {},
-      el('title', {}, entry.title),
-      el('link', {}, entry.url),
-      el('guid', { isPermaLink: 'false' }, entry.id),
-      el('pubDate', {}, entry.published.toUTCString()),
-      entry.author && el('dc:creator', {}, entry.author.name),
-      entry.terms.map((t) => el('category', { domain: `${site}/${t.taxonomy}` }, t.label)),
+  const writer = new Feed({
+    title: text(feed.title),
+    link: `${site}/`,
+    description: text(feed.description || feed.title),
+    feedLinks: { rss: `${site}/rss` }, // <atom:link rel="self">
+    language: feed.language,
+    updated: feed.updated,
+    generator: GENERATOR,
+    docs: 'https://www.rssboard.org/rss-specification',
+  })
+  for (const entry of feed.entries) {
+    const content = cdataHtml(entry.html)
+    const creator: Extension['objects'] = { _text: text(entry.author?.name ?? '') }
+    // feed declares the dc prefix on <rss> only when an item has content:encoded.
+    if (!content) creator._attributes = { 'xmlns:dc': DC }
+    writer.addItem({
+      title: htmlText(entry.title), // replaced by the extension below, which keeps only its place among the item's elements
+      link: entry.url,
+      guid: text(entry.id), // written with isPermaLink="false"
+      date: entry.updated,
+      published: entry.published, // pubDate
       // RSS readers take description as HTML: the plain-text excerpt is escaped for HTML first.
-      entry.summary && el('description', {}, escapeHtml(entry.summary)),
-      el('content:encoded', {}, entry.html),
-    ),
-  )
-  const channel = el(
-    'channel',
-    {},
-    el('title', {}, feed.title),
-    el('link', {}, `${site}/`),
-    el('description', {}, feed.description || feed.title),
-    el('atom:link', { href: `${site}/rss`, rel: 'self', type: 'application/rss+xml' }),
-    el('language', {}, feed.language),
-    el('lastBuildDate', {}, feed.updated.toUTCString()),
-    el('generator', {}, GENERATOR),
-    el('docs', {}, 'https://www.rssboard.org/rss-specification'),
-    items,
-  )
-  return xmlDocument(
-    el(
-      'rss',
-      {
-        version: '2.0',
-        'xmlns:atom': 'http://www.w3.org/2005/Atom',
-        'xmlns:dc': 'http://purl.org/dc/elements/1.1/',
-        'xmlns:content': 'http://purl.org/rss/1.0/modules/content/',
-      },
-      channel,
-    ),
-  )
+      description: entry.summary ? htmlText(entry.summary) : undefined,
+      content: content || undefined,
+      // No `author`: RSS <author> is an e-mail address, which a feed never publishes; the name is dc:creator.
+      category: entry.terms.map((t) => ({ name: text(t.label), domain: attribute(`${site}/${t.taxonomy}`) })),
+      extensions: [
+        // feed writes the title as CDATA, where it splits only the first `]]>` (see above): an item
+        // extension of the same name replaces that element in place with text xml-js escapes fully.
+        { name: 'title', objects: { _text: text(entry.title) } },
+        ...(entry.author ? [{ name: 'dc:creator', objects: creator }] : []),
+      ],
+    })
+  }
+  return writer.rss2()
 }
 
 /** Atom 1.0 (RFC 4287). */
 export function atom(feed: FeedData): string {
   const { site } = feed
-  const entries = feed.entries.map((entry) =>
-    el(
-      'entry',
-      {},
-      el('id', {}, entry.id),
-      el('title', { type: 'text' }, entry.title),
-      el('link', { rel: 'alternate', type: 'text/html', href: entry.url }),
-      el('published', {}, entry.published.toISOString()),
-      el('updated', {}, entry.updated.toISOString()),
+  const writer = new Feed({
+    id: text(`${site}/`),
+    title: text(feed.title), // no type attribute: text
+    description: feed.description ? text(feed.description) : undefined, // <subtitle>, text
+    link: `${site}/`,
+    feedLinks: { atom: `${site}/atom.xml` },
+    updated: feed.updated,
+    generator: GENERATOR,
+  })
+  for (const entry of feed.entries) {
+    writer.addItem({
+      // feed writes these two as type="html": escaped, they are valid as such, and textConstructs() makes them text.
+      title: htmlText(entry.title),
+      description: entry.summary ? htmlText(entry.summary) : undefined,
+      id: entry.id,
+      link: entry.url,
+      date: entry.updated,
+      published: entry.published,
+      content: cdataHtml(entry.html) || undefined, // <content type="html">
       // Atom requires an author per entry (or for the feed): the site stands in when the name is unknown.
-      el('author', {}, el('name', {}, entry.author?.name ?? feed.title), entry.author && el('uri', {}, entry.author.url)),
-      entry.terms.map((t) => el('category', { term: t.term, label: t.label, scheme: t.url })),
-      entry.summary && el('summary', { type: 'text' }, entry.summary),
-      el('content', { type: 'html' }, entry.html),
-    ),
-  )
-  return xmlDocument(
-    el(
-      'feed',
-      { xmlns: 'http://www.w3.org/2005/Atom', 'xml:lang': feed.language },
-      el('id', {}, `${site}/`),
-      el('title', { type: 'text' }, feed.title),
-      feed.description && el('subtitle', { type: 'text' }, feed.description),
-      el('updated', {}, feed.updated.toISOString()),
-      el('link', { rel: 'alternate', type: 'text/html', href: `${site}/` }),
-      el('link', { rel: 'self', type: 'application/atom+xml', href: `${site}/atom.xml` }),
-      el('generator', {}, GENERATOR),
-      entries,
-    ),
-  )
+      author: [entry.author ? { name: text(entry.author.name), link: entry.author.url } : { name: text(feed.title) }],
+      // term and label are set again exactly by textConstructs(): a `<` here would make the document malformed.
+      category: entry.terms.map((t) => ({ term: xmlSafe(t.term).replaceAll('<', ''), name: xmlSafe(t.label).replaceAll('<', ''), scheme: t.url })),
+    })
+  }
+  return textConstructs(writer.atom1(), feed)
 }
 
-/** JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/). */
+function childElements(parent: XmlElement, name: string): XmlElement[] {
+  return Array.from(parent.childNodes).filter((n): n is XmlElement => n.nodeType === 1 && (n as XmlElement).localName === name)
+}
+
+/**
+ * What feed cannot write in Atom, done on its output through an XML DOM
+ * (@xmldom/xmldom), never on the string: feed writes every entry's title and
+ * summary as `type="html"` and ignores item extensions in Atom, so titles and
+ * summaries become `type="text"` holding the text itself; category `term` and
+ * `label` are set again, since feed would leave a `<` in them unescaped; an
+ * entry without a body keeps an empty `<content type="html">`; the feed
+ * states its language (`xml:lang`), which feed has no option for.
+ */
+function textConstructs(xml: string, feed: FeedData): string {
+  const doc = new DOMParser({
+    onError: (level, message) => {
+      if (level !== 'warning') throw new Error(`feed wrote Atom that does not parse: ${message}`)
+    },
+  }).parseFromString(xml, 'text/xml')
+  const root = doc.documentElement!
+  root.setAttributeNS(XML_NAMESPACE, 'xml:lang', feed.language)
+  const setText = (element: XmlElement | undefined, value: string) => {
+    if (!element) return
+    element.setAttribute('type', 'text')
+    element.textContent = xmlSafe(value)
+  }
+  childElements(root, 'entry').forEach((element, i) => {
+    const entry = feed.entries[i]!
+    setText(childElements(element, 'title')[0], entry.title)
+    setText(childElements(element, 'summary')[0], entry.summary)
+    childElements(element, 'category').forEach((category, j) => {
+      category.setAttribute('term', xmlSafe(entry.terms[j]!.term))
+      category.setAttribute('label', xmlSafe(entry.terms[j]!.label))
+    })
+    if (!childElements(element, 'content').length) {
+      const content = doc.createElementNS(root.namespaceURI, 'content')
+      content.setAttribute('type', 'html')
+      element.appendChild(content)
+    }
+  })
+  return new XMLSerializer().serializeToString(doc)
+}
+
+/**
+ * JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/). Not through feed: its
+ * json1() writes JSON Feed version 1 (`author` rather than `authors`, the 1.0
+ * version URL), so the 1.1 document is a plain object given to JSON.stringify.
+ */
 export function jsonFeed(feed: FeedData): string {
   const { site } = feed
   return JSON.stringify({
