@@ -154,24 +154,3 @@ export function sanitize(html: string | null | undefined, { images = 'any' }: { 
   if (!html) return ''
   return asBrowserParsesIt(sanitizeHtml(asBrowserParsesIt(html), options(images)))
 }
-
-/** Plain text from HTML, for excerpts and meta descriptions. */
-export function toPlainText(html: string | null | undefined): string {
-  if (!html) return ''
-  return sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} })
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/\s+/g, ' ')
-    .trim()
-}
-
-export function excerptOf(html: string, maxLength = 200): string {
-  const text = toPlainText(html)
-  if (text.length <= maxLength) return text
-  const cut = text.slice(0, maxLength)
-  return cut.slice(0, Math.max(cut.lastIndexOf(' '), maxLength - 20)).trimEnd() + '…'
-}

@@ -1,6 +1,7 @@
 import * as migration_20261122_062745_initial from './20261122_062745_initial';
 import * as migration_20261122_070000_seed_roles from './20261122_070000_seed_roles';
 import * as migration_20261122_070100_account_stores from './20261122_070100_account_stores';
+import * as migration_20261123_120000_plain_excerpts from './20261123_120000_plain_excerpts';
 import * as migration_20261123_130000_list_indexes from './20261123_130000_list_indexes';
 import * as migration_20261123_140500_schedule_runs from './20261123_140500_schedule_runs';
 import * as migration_20261123_150000_search from './20261123_150000_search';
@@ -20,6 +21,11 @@ export const migrations = [
     up: migration_20261122_070100_account_stores.up,
     down: migration_20261122_070100_account_stores.down,
     name: '20261122_070100_account_stores'
+  },
+  {
+    up: migration_20261123_120000_plain_excerpts.up,
+    down: migration_20261123_120000_plain_excerpts.down,
+    name: '20261123_120000_plain_excerpts'
   },
   {
     up: migration_20261123_130000_list_indexes.up,

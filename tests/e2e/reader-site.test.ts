@@ -9,6 +9,7 @@ import Parser from 'rss-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { startApp, type RunningApp } from '../helpers/app'
+import { codeBlocks, expectConformingFeeds, XML_FORBIDDEN } from '../helpers/feedReader'
 import { launchBrowser } from '../helpers/browser'
 import { api, logIn, page } from '../helpers/http'
 import { ensureXmllint, SITEMAP_INDEX_XSD, SITEMAP_XSD, validateXml } from '../helpers/xml'
@@ -108,6 +109,10 @@ describe('pages and status codes', () => {
 
 describe('feeds', () => {
   const parser = new Parser()
+  const fetchFeeds = async (init: RequestInit = {}) => {
+    const [rss, atom, json] = await Promise.all(['/rss', '/atom.xml', '/feed.json'].map(async (path) => (await fetch(app.url + path, init)).text()))
+    return { rss: rss!, atom: atom!, json: json! }
+  }
 
   it('serves RSS 2.0 with the 20 latest articles and full content', async () => {
     const response = await fetch(`${app.url}/rss`)
@@ -126,20 +131,70 @@ describe('feeds', () => {
     expect(response.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8')
     const feed = await parser.parseString(await response.text())
     expect(feed.items).toHaveLength(20)
-    expect(feed.items[0]!.id).toMatch(/\/articles\/\d+\//)
+    expect(feed.items[0]!.id).toMatch(/\/articles\/\d+$/)
   })
 
-  it('serves JSON Feed 1', async () => {
+  it('serves JSON Feed 1.1', async () => {
     const response = await fetch(`${app.url}/feed.json`)
     expect(response.headers.get('content-type')).toBe('application/feed+json; charset=utf-8')
     const feed = (await response.json()) as { version: string; items: { content_html: string; date_published: string }[] }
-    expect(feed.version).toMatch(/jsonfeed\.org\/version\/1/)
+    expect(feed.version).toBe('https://jsonfeed.org/version/1.1')
     expect(feed.items).toHaveLength(20)
     expect(feed.items[0]!.content_html).toContain('<')
   })
 
+  it('of the demo seed parse and validate: dc:creator, categories with term, tags, plain code, Chinese titles', async () => {
+    const feeds = await fetchFeeds()
+    const { rss, atom, json } = expectConformingFeeds(app.url, feeds)
+    const [chinese] = await sql<{ id: number; title: string; category: string; tags: string[] }>(
+      `select a.id, a.title, c.slug category, array(select t.slug from articles_rels r join tags t on t.id = r.tags_id
+         where r.parent_id = a.id and r.path = 'tags' order by r.order) tags
+       from articles a join categories c on c.id = a.category_id
+       where a.status = 'published' and a.title ~ '[一-龥]' and a.html like '%<pre%' order by a.published_at desc limit 1`,
+    )
+    expect(chinese!.tags.length).toBeGreaterThan(1)
+    const item = rss.items.find((i) => i.title === chinese!.title)!
+    expect(item.creator).toBeTruthy()
+    expect(item.categories).toHaveLength(1 + chinese!.tags.length)
+    expect(codeBlocks(item.content!).length).toBeGreaterThan(0)
+    expect(codeBlocks(item.content!).every((b) => !!b.language && b.extra.length === 0)).toBe(true)
+    const entry = atom.entries.find((e) => e.title.value === chinese!.title)!
+    expect(entry.categories.map((c) => c.term)).toEqual([chinese!.category, ...chinese!.tags])
+    expect(entry.categories[0]!.scheme).toBe(`${app.url}/categories/${chinese!.category}`)
+    expect(json.items.find((i) => i.title === chinese!.title)!.tags!.length).toBe(1 + chinese!.tags.length)
+    // No author's e-mail address (an article's code sample may show one, so look at the author fields).
+    expect(feeds.atom).not.toContain('<email>')
+    expect(json.items.flatMap((i) => i.authors ?? []).every((a) => !JSON.stringify(a).includes('@'))).toBe(true)
+    // The page itself keeps shiki's highlighting.
+    expect((await page(app.url, `/articles/${chinese!.id}/x`, { redirect: 'follow' })).body).toMatch(/<pre class="shiki[^"]*" style="/)
+  })
+
   it('keeps no script in feed content', async () => {
     expect(await (await fetch(`${app.url}/rss`)).text()).not.toMatch(/<script/i)
+  })
+
+  it('stay readable when stored rows hold characters XML forbids (written by SQL)', async () => {
+    const bad = '\u0001\u0008\u000B\u000C\u001F\uFFFE\uFFFF'
+    const [latest] = await sql<{ id: number; title: string; excerpt: string; html: string }>(
+      `select id, title, excerpt, html from articles where status = 'published' order by published_at desc limit 1`,
+    )
+    const [settings] = await sql<{ site_name: string }>(`select site_name from site_settings`)
+    await sql(`update articles set title = $1, excerpt = $2, html = $3 where id = $4`, [`Dirty${bad} title`, `Dirty${bad} excerpt`, `<p>Dirty${bad}</p>`, latest!.id])
+    await sql(`update site_settings set site_name = $1`, [`Dirty${bad} site`])
+    try {
+      // A signed-in request renders afresh (the render cache only holds anonymous pages).
+      const reader = await logIn(app.url, 'reader1@inkwell.test')
+      const feeds = await fetchFeeds({ headers: { cookie: reader.cookie } })
+      expect(feeds.rss).toContain('Dirty title')
+      const { rss, atom } = expectConformingFeeds(app.url, feeds)
+      expect(rss.items[0]!.title).toBe('Dirty title')
+      expect(atom.entries[0]!.summary!.value).toBe('Dirty excerpt')
+      const parsed = await parser.parseString(feeds.atom)
+      expect(parsed.items[0]!.title).toBe('Dirty title')
+    } finally {
+      await sql(`update articles set title = $1, excerpt = $2, html = $3 where id = $4`, [latest!.title, latest!.excerpt, latest!.html, latest!.id])
+      await sql(`update site_settings set site_name = $1`, [settings?.site_name ?? 'Inkwell'])
+    }
   })
 
   it('serves robots.txt pointing to the sitemap', async () => {
@@ -160,6 +215,23 @@ describe('sitemap', () => {
     expect(xml.match(/<loc>[^<]*\/articles\/\d+\//g)).toHaveLength(Number(n))
     expect(xml).toContain(`<loc>${app.url}/categories/engineering</loc>`)
     expect(xml).toMatch(/<lastmod>\d{4}-\d{2}-\d{2}T/)
+  })
+
+  it('stays valid when category and tag slugs hold characters XML forbids (written by SQL)', async () => {
+    const [category] = await sql<{ id: number; slug: string }>(`select id, slug from categories order by id limit 1`)
+    const [tag] = await sql<{ id: number; slug: string }>(`select id, slug from tags order by id limit 1`)
+    await sql(`update categories set slug = $1 where id = $2`, [`dirty\u0001\u000B\uFFFEslug`, category!.id])
+    await sql(`update tags set slug = $1 where id = $2`, [`dirty\u001F\uFFFFtag`, tag!.id])
+    try {
+      const reader = await logIn(app.url, 'reader1@inkwell.test')
+      const xml = await (await fetch(`${app.url}/sitemap.xml`, { headers: { cookie: reader.cookie } })).text()
+      expect(xml).toContain('/categories/dirty')
+      expect(xml).not.toMatch(XML_FORBIDDEN)
+      expect(validateXml(xml, SITEMAP_XSD).valid).toBe(true)
+    } finally {
+      await sql(`update categories set slug = $1 where id = $2`, [category!.slug, category!.id])
+      await sql(`update tags set slug = $1 where id = $2`, [tag!.slug, tag!.id])
+    }
   })
 
   it('becomes a valid sitemap index above the per-file limit', async () => {

@@ -1,7 +1,7 @@
 import type { CollectionBeforeChangeHook } from 'payload'
 
 import { renderMarkdown, storableMarkdown } from '../../../src/lib/markdown'
-import { excerptOf } from '../../../src/lib/sanitize'
+import { excerptOf } from '../../../src/lib/excerpt'
 import { convertBody } from './convertBody'
 import { mediaFinder, renderLexical } from './renderLexical'
 

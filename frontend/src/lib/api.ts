@@ -227,7 +227,8 @@ export async function latestArticlesWithBody(limit = 20): Promise<Article[]> {
     limit,
     depth: 1,
     select: { title: true, slug: true, excerpt: true, html: true, publishedAt: true, updatedAt: true, author: true, category: true, tags: true },
-    populate: { users: { name: true }, categories: { name: true }, tags: { name: true } },
+    // Feeds name categories and tags by slug (Atom term) and link to their pages.
+    populate: { users: { name: true }, categories: { name: true, slug: true }, tags: { name: true, slug: true } },
     ...asPublic,
   })
   return found.docs as Article[]

@@ -1,6 +1,5 @@
 import type { APIRoute } from 'astro'
 
-import { buildFeed, feedResponse, siteOrigin } from '../lib/feed'
+import { atom, feedResponse, loadFeed } from '../lib/feed'
 
-export const GET: APIRoute = async ({ url }) =>
-  feedResponse((await buildFeed(siteOrigin(url))).atom1(), 'application/atom+xml; charset=utf-8')
+export const GET: APIRoute = async () => feedResponse(atom(await loadFeed()), 'application/atom+xml; charset=utf-8')

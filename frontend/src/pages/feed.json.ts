@@ -1,6 +1,5 @@
 import type { APIRoute } from 'astro'
 
-import { buildFeed, feedResponse, siteOrigin } from '../lib/feed'
+import { feedResponse, jsonFeed, loadFeed } from '../lib/feed'
 
-export const GET: APIRoute = async ({ url }) =>
-  feedResponse((await buildFeed(siteOrigin(url))).json1(), 'application/feed+json; charset=utf-8')
+export const GET: APIRoute = async () => feedResponse(jsonFeed(await loadFeed()), 'application/feed+json; charset=utf-8')

@@ -1,6 +1,5 @@
 import type { APIRoute } from 'astro'
 
-import { buildFeed, feedResponse, siteOrigin } from '../lib/feed'
+import { feedResponse, loadFeed, rss } from '../lib/feed'
 
-export const GET: APIRoute = async ({ url }) =>
-  feedResponse((await buildFeed(siteOrigin(url))).rss2(), 'application/rss+xml; charset=utf-8')
+export const GET: APIRoute = async () => feedResponse(rss(await loadFeed()), 'application/rss+xml; charset=utf-8')

@@ -3,4 +3,4 @@ import type { APIRoute } from 'astro'
 import { siteOrigin } from '../lib/feed'
 import { sitemapRoot } from '../lib/sitemap'
 
-export const GET: APIRoute = ({ url }) => sitemapRoot(siteOrigin(url))
+export const GET: APIRoute = () => sitemapRoot(siteOrigin())

@@ -3,5 +3,5 @@ import type { APIRoute } from 'astro'
 import { siteOrigin } from '../../lib/feed'
 import { sitemapPart } from '../../lib/sitemap'
 
-export const GET: APIRoute = async ({ params, url, rewrite }) =>
-  (await sitemapPart(siteOrigin(url), Number(params.n))) ?? rewrite('/404')
+export const GET: APIRoute = async ({ params, rewrite }) =>
+  (await sitemapPart(siteOrigin(), Number(params.n))) ?? rewrite('/404')
