@@ -300,6 +300,12 @@ export class RenderCache {
     if (entry.articleId && entry.status === 200 && shouldCountView(req)) this.options.views?.hit(entry.articleId)
     const encoding = negotiateEncoding(req.headers['accept-encoding'])
     const body = (encoding === 'br' && entry.br) || (encoding === 'gzip' && entry.gzip) || entry.body
+    if (body === entry.body && encoding !== 'identity' && !entry.headers['content-encoding']) {
+      // Kept a moment ago, its variants are still being made: compress this answer on the way out.
+      const stream = openStream(req, res, entry.status, entry.headers, { 'x-cache': hit ? 'HIT' : 'MISS' })
+      stream.write(entry.body)
+      return stream.end()
+    }
     const headers: OutgoingHttpHeaders = { ...entry.headers, 'content-length': String(body.length), 'x-cache': hit ? 'HIT' : 'MISS' }
     if (entry.br || entry.gzip) addVary(headers)
     if (body !== entry.body) headers['content-encoding'] = encoding

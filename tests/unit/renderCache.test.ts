@@ -124,6 +124,10 @@ describe('RenderCache', () => {
     const cache = newCache()
     const base = await serve(cache, astroLike({ '/rss': {} }, []))
     const plain = await get(`${base}/rss`)
+    // Before the stored variants exist, a hit is compressed on the way out.
+    const early = await get(`${base}/rss`, { 'accept-encoding': 'br' })
+    expect(early.headers['content-encoding']).toBe('br')
+    expect(zlib.brotliDecompressSync(early.body).equals(plain.body)).toBe(true)
     await cache.idle() // the variants are made once, after the first answer
     const br = await get(`${base}/rss`, { 'accept-encoding': 'gzip, br' })
     const gz = await get(`${base}/rss`, { 'accept-encoding': 'gzip' })

@@ -40,7 +40,7 @@ const CARD = {
 } as const
 
 export type ArticleSort = 'new' | 'replied'
-export type ArticleFilter = { category?: number; categorySlug?: string; tag?: number; tagSlug?: string; author?: number }
+export type ArticleFilter = { category?: number; tag?: number; author?: number }
 
 export async function listArticles(
   { page = 1, limit = 10, sort = 'new', ...filter }: { page?: number; limit?: number; sort?: ArticleSort } & ArticleFilter = {},
@@ -48,9 +48,7 @@ export async function listArticles(
   const where: Where[] = [{ status: { equals: 'published' } }]
   if (sort === 'replied') where.push({ lastReplyAt: { exists: true } })
   if (filter.category) where.push({ category: { equals: filter.category } })
-  if (filter.categorySlug !== undefined) where.push({ 'category.slug': { equals: filter.categorySlug } })
   if (filter.tag) where.push({ tags: { in: [filter.tag] } })
-  if (filter.tagSlug !== undefined) where.push({ 'tags.slug': { equals: filter.tagSlug } })
   if (filter.author) where.push({ author: { equals: filter.author } })
   return (await payload().find({
     collection: 'articles',
