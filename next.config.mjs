@@ -9,8 +9,6 @@ const nextConfig = {
   images: { unoptimized: true },
   // Loaded from node_modules at run time: svg-captcha reads its font file next to its own sources.
   serverExternalPackages: ['svg-captcha'],
-  // forbidden() in admin views (the queue console) answers a real 403 with forbidden.tsx.
-  experimental: { authInterrupts: true },
 }
 
 export default withPayload(nextConfig, { devBundleServerPackages: false })

@@ -2,12 +2,14 @@
  * The queue console, an admin view at /admin/queues inside Payload's own
  * template (navigation, header, theme). Payload lets anyone reach a custom
  * view, so the permission is checked here: without `queue.monitor` the view
- * calls Next's forbidden(), which answers a real 403 with forbidden.tsx.
+ * shows a clear "403 — not allowed" page. Its HTTP status stays 200: Next's
+ * forbidden() (experimental authInterrupts) did not yield a 403 through
+ * Payload's RootPage in 3.90, so the console's data and actions are guarded
+ * where a status can be set: POST /api/queue-console/jobs answers 403 JSON.
  */
 import type { AdminViewServerProps } from 'payload'
 
 import { DefaultTemplate } from '@payloadcms/next/templates'
-import { forbidden } from 'next/navigation'
 import React from 'react'
 
 import { JOB_STATES, loadQueueConsole, mayMonitorQueue, QUEUE_CONSOLE_ACTION_PATH } from './data'
@@ -17,9 +19,23 @@ const number: React.CSSProperties = { ...cell, textAlign: 'right', fontVariantNu
 const table: React.CSSProperties = { borderCollapse: 'collapse', width: '100%', marginBottom: '2rem' }
 const pre: React.CSSProperties = { margin: 0, whiteSpace: 'pre-wrap', maxWidth: '36rem', fontSize: 12 }
 
+function NotAllowed({ admin }: { admin: string }) {
+  return (
+    <main style={{ maxWidth: '40rem', margin: '4rem auto', padding: '0 1.5rem' }} data-testid="queue-console-refused">
+      <h1>403 — not allowed</h1>
+      <p>
+        The queue console needs the <code>queue.monitor</code> permission, which your account does not hold.
+      </p>
+      <p>
+        <a href={admin}>Back to the admin</a> · <a href={`${admin}/login`}>Sign in as someone else</a>
+      </p>
+    </main>
+  )
+}
+
 export async function QueueConsoleView(props: AdminViewServerProps) {
   const { req, visibleEntities, permissions } = props.initPageResult
-  if (!(await mayMonitorQueue(req))) forbidden()
+  if (!(await mayMonitorQueue(req))) return <NotAllowed admin={req.payload.config.routes.admin} />
   const data = await loadQueueConsole(req.payload)
   const action = `${req.payload.config.routes.api}${QUEUE_CONSOLE_ACTION_PATH}`
   return (
