@@ -112,6 +112,7 @@ function rawRequest(path: string, headers: Record<string, string>, chunks: Buffe
     req.on('error', reject)
     for (const chunk of chunks) req.write(chunk)
     if (end) req.end()
+    else req.flushHeaders() // a client sends nothing, not even headers, until the first write otherwise
   })
 }
 
