@@ -29,7 +29,8 @@ export const requireNumericId: CollectionBeforeOperationHook = ({ args, collecti
  */
 export const requireDocumentBody: CollectionBeforeOperationHook = ({ args, operation, req }) => {
   if ((operation !== 'create' && operation !== 'update') || req.payloadAPI === 'local') return args
-  if ((args as { data?: unknown }).data !== undefined) return args
+  // A bare file upload (multipart without `_payload`) is a document: its data comes from the file.
+  if ((args as { data?: unknown }).data !== undefined || req.file) return args
   const type = req.headers?.get('content-type')?.split(';')[0]?.trim()
   if (type && type !== 'application/json' && type !== 'multipart/form-data') {
     throw new APIError(`Content-Type ${type} is not accepted here. ${BODY_HELP}`, 415, undefined, true)

@@ -134,8 +134,9 @@ export async function seedDemo(payload: Payload, { password, log = console.log, 
         meta: { title: demo.title, description: demo.paragraphs[0], keywords: demo.tagIndexes.map((t) => TAGS[t]).join(', '), image: imageId },
       },
     })
-    // A few replies from readers, oldest first.
-    const replies = Math.floor(random() * 5)
+    // A few replies from readers, oldest first; none on the draft (replies go to published articles only).
+    const drawn = Math.floor(random() * 5)
+    const replies = article.status === 'published' ? drawn : 0
     for (let r = 0; r < replies; r++) {
       await payload.create({
         collection: 'replies',

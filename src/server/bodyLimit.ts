@@ -34,13 +34,16 @@ function answerTooLarge(req: IncomingMessage, res: ServerResponse, limit: number
   if (res.headersSent) return void req.destroy()
   const message = `The request body is larger than ${limit.toLocaleString('en')} bytes (${setting}).`
   const api = (req.url ?? '').startsWith('/api/')
+  const body = api ? JSON.stringify({ errors: [{ message }] }) : message + '\n'
   res.writeHead(413, {
     'Content-Type': api ? 'application/json' : 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
     'Cache-Control': 'no-store',
     // The rest of the body is not read; the connection cannot be reused.
     Connection: 'close',
   })
-  res.end(api ? JSON.stringify({ errors: [{ message }] }) : message + '\n', () => req.destroy())
+  // Closed once the answer is out; the client sees the 413, not a reset.
+  res.end(body, () => setImmediate(() => req.socket.destroySoon()))
 }
 
 /**

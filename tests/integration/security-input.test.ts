@@ -170,6 +170,13 @@ describe('client mistakes answer 4xx, never 500 (item 15)', () => {
     }
   })
 
+  it('a bare file upload (multipart without `_payload`) is still accepted', async () => {
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#fff' } }).png().toBuffer()
+    const form = new FormData()
+    form.set('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'plain.png')
+    expect((await owner.request('/api/media', { method: 'POST', body: form })).status).toBe(201)
+  })
+
   it('a validation error names the field and the rule in its message', async () => {
     const { status, message } = await errorOf(await owner.request('/api/tags', { json: { name: 'x'.repeat(41) } }))
     expect(status).toBe(400)

@@ -33,3 +33,43 @@ describe('bodyLimitFor', () => {
     expect(bodyLimitFor(request('/api/articlesx'), limits)).toBe(limits.maxBodyBytes)
   })
 })
+
+describe('enforceBodyLimit on a real Node server', () => {
+  it('answers 413 from a declared length alone, and to a chunked body once it goes over', async () => {
+    const http = await import('node:http')
+    const { enforceBodyLimit } = await import('../../src/server/bodyLimit')
+    const small = { maxBodyBytes: 1024, uploadMaxBytes: 4096 }
+    const server = http.createServer((req, res) => {
+      if (enforceBodyLimit(req, res, small)) return
+      let size = 0
+      req.on('data', (c: Buffer) => (size += c.length))
+      req.on('end', () => res.end(`read ${size}`))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as { port: number }
+    const send = (headers: Record<string, string>, chunks: Buffer[], end: boolean) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.request({ host: '127.0.0.1', port, path: '/api/replies', method: 'POST', headers }, (res) => {
+          let body = ''
+          res.on('data', (c) => (body += c))
+          res.on('end', () => resolve({ status: res.statusCode!, body }))
+        })
+        req.on('error', reject)
+        for (const c of chunks) req.write(c)
+        if (end) req.end()
+        else req.flushHeaders()
+      })
+    try {
+      const declared = await send({ 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) }, [], false)
+      expect(declared.status).toBe(413)
+      expect(declared.body).toMatch(/MAX_BODY_BYTES/)
+      const chunked = await send({ 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, Array(4).fill(Buffer.alloc(512, 'a')), true)
+      expect(chunked.status).toBe(413)
+      const fine = await send({ 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, [Buffer.alloc(512, 'a')], true)
+      expect(fine).toEqual({ status: 200, body: 'read 512' })
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+})
