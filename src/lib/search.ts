@@ -268,20 +268,21 @@ export async function searchArticles(payload: Payload, params: SearchParams): Pr
   const { rows: words } = await db.query<{ words: number }>(`select numnode(${TSQUERY_SQL}) as words`, values.slice(0, 2))
   if (!words[0]?.words) return { ...empty, message: 'Type a word to search for: quotes, OR and - alone find nothing.' }
 
-  // The newest MAX_RANKED matches are ranked; the planner reaches them through the GIN
-  // index for rare words and by publish time for common ones, so no query reads every match.
+  // The newest MAX_RANKED matches are ranked. The tsquery is written inline, never in a
+  // CTE, so the planner folds it to a constant and sees how common its words are: rare
+  // words go through the GIN index, common ones by publish time, stopping at MAX_RANKED.
   const { rows } = await db.query<{ id: number; total: string }>(
-    `with q as materialized (select ${TSQUERY_SQL} as q),
-     hits as materialized (
+    `with hits as materialized (
        select a.id, a.published_at, a.search_vector
-         from articles a, q
-        where a.search_vector @@ q.q and a.status = 'published' and a.published_at <= now()
+         from articles a
+        where a.search_vector @@ ${TSQUERY_SQL} and a.status = 'published' and a.published_at <= now()
               ${filters.join('\n              ')}
         order by a.published_at desc
         limit $${n - 2})
      select h.id, count(*) over () as total
-       from hits h, q
-      order by ts_filter(h.search_vector, '{a}') @@ q.q desc, ts_rank(h.search_vector, q.q) desc, h.published_at desc, h.id desc
+       from hits h
+      order by ts_filter(h.search_vector, '{a}') @@ ${TSQUERY_SQL} desc, ts_rank(h.search_vector, ${TSQUERY_SQL}) desc,
+               h.published_at desc, h.id desc
       limit $${n - 1} offset $${n}`,
     values,
   )
@@ -289,8 +290,8 @@ export async function searchArticles(payload: Payload, params: SearchParams): Pr
   if (rows.length === 0 && page > 1) {
     // Past the last page: the count still says how many there are.
     const { rows: counted } = await db.query<{ total: string }>(
-      `select count(*) as total from (select 1 from articles a, (select ${TSQUERY_SQL} as q) q
-        where a.search_vector @@ q.q and a.status = 'published' and a.published_at <= now() ${filters.join(' ')} limit $${n - 2}) m`,
+      `select count(*) as total from (select 1 from articles a
+        where a.search_vector @@ ${TSQUERY_SQL} and a.status = 'published' and a.published_at <= now() ${filters.join(' ')} limit $${n - 2}) m`,
       values.slice(0, n - 2),
     )
     total = Number(counted[0]?.total ?? 0)
@@ -385,7 +386,7 @@ export async function matchingArticleIds(payload: Payload, raw: unknown): Promis
   const parsed = parseQuery(typeof raw === 'string' ? raw.replace(/^%|%$/g, '').slice(0, MAX_QUERY_LENGTH) : raw)
   if (!parsed.text) return []
   const { rows } = await pool(payload).query<{ id: number }>(
-    `select a.id from articles a, (select ${TSQUERY_SQL} as q) q where a.search_vector @@ q.q order by a.id desc limit ${MAX_RANKED}`,
+    `select a.id from articles a where a.search_vector @@ ${TSQUERY_SQL} order by a.id desc limit ${MAX_RANKED}`,
     [parsed.websearch, parsed.prefix ?? null],
   )
   return rows.map((r) => Number(r.id))
