@@ -173,7 +173,7 @@ async function main() {
       })
     }
     log(`[bench] ${summary}`)
-    if (!args.reuse) await sqlOn(databaseUrl, 'vacuum analyze articles')
+    if (!args.reuse) await sqlOn(databaseUrl, 'vacuum analyze articles, article_search')
 
     const common = words[0]!
     const kinds: [string, string[]][] = [
