@@ -24,6 +24,8 @@ const { values: args } = parseArgs({
     articles: { type: 'string', default: '100000' },
     rounds: { type: 'string', default: '20' },
     keep: { type: 'boolean', default: false },
+    /** Measure again on a database a `--keep` run left, skipping seeding and reindexing. */
+    reuse: { type: 'string' },
   },
 })
 const ARTICLES = Number(args.articles)
@@ -126,7 +128,7 @@ function stats(name: string, samples: number[], hits: string): Stats {
 }
 
 async function main() {
-  const dbName = `inkwell_bench_search_${Date.now().toString(36)}`
+  const dbName = args.reuse ?? `inkwell_bench_search_${Date.now().toString(36)}`
   const databaseUrl = adminUrl().replace(/\/postgres$/, `/${dbName}`)
   const env = {
     ...process.env,
@@ -137,14 +139,16 @@ async function main() {
     NODE_ENV: 'development' as const,
   }
   log(`[bench] database ${dbName}; ${ARTICLES} articles; ${ROUNDS} rounds of each query`)
-  await sqlOn(adminUrl(), `create database "${dbName}"`)
+  if (!args.reuse) await sqlOn(adminUrl(), `create database "${dbName}"`)
   let payload: import('payload').Payload | undefined
   try {
-    run('scripts/migrate.ts', env)
-    run('scripts/seed.ts', env)
-    await insertBulk(databaseUrl, ARTICLES)
     const words = vocabulary()
-    await diversify(databaseUrl, words)
+    if (!args.reuse) {
+      run('scripts/migrate.ts', env)
+      run('scripts/seed.ts', env)
+      await insertBulk(databaseUrl, ARTICLES)
+      await diversify(databaseUrl, words)
+    }
 
     Object.assign(process.env, env)
     const [{ getPayload }, { default: config }, { reindexSearchCommand }, { searchArticles }, { closePayload }] = await Promise.all([
@@ -156,17 +160,20 @@ async function main() {
     ])
     payload = await getPayload({ config })
     let last = 0
-    const summary = await reindexSearchCommand.run(payload, {
-      log,
-      progress: (done, total) => {
-        if (done === total || done - last >= total / 10) {
-          last = done
-          log(`[bench] reindex ${done}/${total}`)
-        }
-      },
-    })
+    const summary = args.reuse ? 'reusing the index of ' + dbName : await reindex()
+    async function reindex() {
+      return reindexSearchCommand.run(payload!, {
+        log,
+        progress: (done, total) => {
+          if (done === total || done - last >= total / 10) {
+            last = done
+            log(`[bench] reindex ${done}/${total}`)
+          }
+        },
+      })
+    }
     log(`[bench] ${summary}`)
-    await sqlOn(databaseUrl, 'vacuum analyze articles')
+    if (!args.reuse) await sqlOn(databaseUrl, 'vacuum analyze articles, article_search')
 
     const common = words[0]!
     const kinds: [string, string[]][] = [
@@ -223,7 +230,7 @@ async function main() {
     payload = undefined
   } finally {
     if (payload) await payload.destroy?.()
-    if (!args.keep) await sqlOn(adminUrl(), `drop database if exists "${dbName}" with (force)`)
+    if (!args.keep && !args.reuse) await sqlOn(adminUrl(), `drop database if exists "${dbName}" with (force)`)
     else log(`[bench] kept database ${dbName}`)
   }
 }

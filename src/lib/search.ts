@@ -1,11 +1,14 @@
 /**
  * Full-text search of articles in PostgreSQL, no external engine.
  *
- * Index: `articles.search_vector` (migration 20261123_150000_search), a
- * tsvector of title (weight A), excerpt (B) and body text (C) with a GIN
- * index. It is written by the article hooks and by `reindex-search`, never by
- * Payload's own schema (the column is not a Payload field, so Payload never
- * selects or overwrites it).
+ * Index: the table `article_search` (migration 20261123_150000_search), one
+ * narrow row per article: its status, publish time and a tsvector of title
+ * (weight A), excerpt (B) and body text (C), with a GIN index. Matching and
+ * ranking read only that table, never the wide `articles` rows (HTML,
+ * Markdown, JSON content inline); the page's few hits are then read from
+ * `articles` for titles and snippets. It is written by the article hooks
+ * inside the saving transaction and by `reindex-search`, never by Payload
+ * (it is not a collection).
  *
  * Tokens: the `simple` configuration (no stemming, no stop words), so code
  * identifiers such as `useEffect` or `pg_notify` stay searchable. PostgreSQL's
@@ -98,22 +101,34 @@ const VECTOR_SQL = (title: string, excerpt: string, body: string) =>
 
 type Executor = { execute: (query: unknown) => Promise<unknown> }
 
-/** Writes one article's vector through `db` (the writing transaction, when there is one). */
+/** Status and publish time are copied from the article's row as it stands (in the writing transaction). */
+const UPSERT_SQL = `on conflict (article_id) do update
+  set status = excluded.status, published_at = excluded.published_at, vector = excluded.vector`
+
+/**
+ * Writes one article's search row through `db` (the writing transaction, when
+ * there is one): its vector, and its status and publish time as the article
+ * row holds them.
+ */
 export async function indexArticle(db: Executor, id: number, doc: SearchDocument): Promise<void> {
   await db.execute(
-    sql`update articles set search_vector = ${sql.raw(VECTOR_SQL('t.title', 't.excerpt', 't.body'))}
-          from (select ${doc.title}::text as title, ${doc.excerpt}::text as excerpt, ${doc.body}::text as body) t
-         where articles.id = ${id}`,
+    sql`insert into article_search (article_id, status, published_at, vector)
+        select a.id, a.status, a.published_at, ${sql.raw(VECTOR_SQL('t.title', 't.excerpt', 't.body'))}
+          from articles a, (select ${doc.title}::text as title, ${doc.excerpt}::text as excerpt, ${doc.body}::text as body) t
+         where a.id = ${id}
+        ${sql.raw(UPSERT_SQL)}`,
   )
 }
 
-/** Writes the vectors of many articles in one statement. */
+/** Writes the search rows of many articles in one statement. */
 export async function indexArticles(payload: Payload, rows: ({ id: number } & SearchDocument)[]): Promise<void> {
   if (rows.length === 0) return
   await pool(payload).query(
-    `update articles a set search_vector = ${VECTOR_SQL('d.title', 'd.excerpt', 'd.body')}
+    `insert into article_search (article_id, status, published_at, vector)
+     select a.id, a.status, a.published_at, ${VECTOR_SQL('d.title', 'd.excerpt', 'd.body')}
        from unnest($1::int[], $2::text[], $3::text[], $4::text[]) as d(id, title, excerpt, body)
-      where a.id = d.id`,
+       join articles a on a.id = d.id
+     ${UPSERT_SQL}`,
     [rows.map((r) => r.id), rows.map((r) => r.title), rows.map((r) => r.excerpt), rows.map((r) => r.body)],
   )
 }
@@ -256,32 +271,34 @@ export async function searchArticles(payload: Payload, params: SearchParams): Pr
   const filters: string[] = []
   if (category) {
     values.push(category)
-    filters.push(`and a.category_id = (select id from categories where slug = $${values.length})`)
+    filters.push(`and exists (select 1 from articles a where a.id = s.article_id
+                               and a.category_id = (select id from categories where slug = $${values.length}))`)
   }
   if (tag) {
     values.push(tag)
     filters.push(`and exists (select 1 from articles_rels r join tags t on t.id = r.tags_id
-                               where r.parent_id = a.id and r.path = 'tags' and t.slug = $${values.length})`)
+                               where r.parent_id = s.article_id and r.path = 'tags' and t.slug = $${values.length})`)
   }
   values.push(MAX_RANKED, limit, (page - 1) * limit)
   const n = values.length
   const { rows: words } = await db.query<{ words: number }>(`select numnode(${TSQUERY_SQL}) as words`, values.slice(0, 2))
   if (!words[0]?.words) return { ...empty, message: 'Type a word to search for: quotes, OR and - alone find nothing.' }
 
-  // The newest MAX_RANKED matches are ranked; the planner reaches them through the GIN
-  // index for rare words and by publish time for common ones, so no query reads every match.
+  // The newest MAX_RANKED matches are ranked, all from the narrow article_search table.
+  // The tsquery is written inline, never in a CTE, so the planner folds it to a constant
+  // and sees how common its words are.
   const { rows } = await db.query<{ id: number; total: string }>(
-    `with q as materialized (select ${TSQUERY_SQL} as q),
-     hits as materialized (
-       select a.id, a.published_at, a.search_vector
-         from articles a, q
-        where a.search_vector @@ q.q and a.status = 'published' and a.published_at <= now()
+    `with hits as materialized (
+       select s.article_id as id, s.published_at, s.vector
+         from article_search s
+        where s.vector @@ ${TSQUERY_SQL} and s.status = 'published' and s.published_at <= now()
               ${filters.join('\n              ')}
-        order by a.published_at desc
+        order by s.published_at desc
         limit $${n - 2})
      select h.id, count(*) over () as total
-       from hits h, q
-      order by ts_filter(h.search_vector, '{a}') @@ q.q desc, ts_rank(h.search_vector, q.q) desc, h.published_at desc, h.id desc
+       from hits h
+      order by ts_filter(h.vector, '{a}') @@ ${TSQUERY_SQL} desc, ts_rank(h.vector, ${TSQUERY_SQL}) desc,
+               h.published_at desc, h.id desc
       limit $${n - 1} offset $${n}`,
     values,
   )
@@ -289,8 +306,8 @@ export async function searchArticles(payload: Payload, params: SearchParams): Pr
   if (rows.length === 0 && page > 1) {
     // Past the last page: the count still says how many there are.
     const { rows: counted } = await db.query<{ total: string }>(
-      `select count(*) as total from (select 1 from articles a, (select ${TSQUERY_SQL} as q) q
-        where a.search_vector @@ q.q and a.status = 'published' and a.published_at <= now() ${filters.join(' ')} limit $${n - 2}) m`,
+      `select count(*) as total from (select 1 from article_search s
+        where s.vector @@ ${TSQUERY_SQL} and s.status = 'published' and s.published_at <= now() ${filters.join(' ')} limit $${n - 2}) m`,
       values.slice(0, n - 2),
     )
     total = Number(counted[0]?.total ?? 0)
@@ -315,7 +332,11 @@ type HitRow = {
   tags: { id: number; name: string; slug: string }[] | null
 }
 
-/** The page's articles with highlighted title and snippet, in rank order. */
+/**
+ * The page's articles with highlighted title and snippet, in rank order. The
+ * article rows are checked again (published, not scheduled): a hit never
+ * shows what the article itself would not.
+ */
 async function hitsOf(payload: Payload, ids: number[], queryValues: unknown[]): Promise<SearchHit[]> {
   if (ids.length === 0) return []
   const db = pool(payload)
@@ -327,7 +348,7 @@ async function hitsOf(payload: Payload, ids: number[], queryValues: unknown[]): 
        from articles a
        left join users u on u.id = a.author_id
        left join categories c on c.id = a.category_id
-      where a.id = any($1::int[])`,
+      where a.id = any($1::int[]) and a.status = 'published' and a.published_at <= now()`,
     [ids],
   )
   const byId = new Map(rows.map((r) => [r.id, r]))
@@ -385,7 +406,7 @@ export async function matchingArticleIds(payload: Payload, raw: unknown): Promis
   const parsed = parseQuery(typeof raw === 'string' ? raw.replace(/^%|%$/g, '').slice(0, MAX_QUERY_LENGTH) : raw)
   if (!parsed.text) return []
   const { rows } = await pool(payload).query<{ id: number }>(
-    `select a.id from articles a, (select ${TSQUERY_SQL} as q) q where a.search_vector @@ q.q order by a.id desc limit ${MAX_RANKED}`,
+    `select s.article_id as id from article_search s where s.vector @@ ${TSQUERY_SQL} order by s.article_id desc limit ${MAX_RANKED}`,
     [parsed.websearch, parsed.prefix ?? null],
   )
   return rows.map((r) => Number(r.id))
