@@ -13,17 +13,19 @@ import { hasPermission } from '../src/access'
 
 export const MAX_LIST_LIMIT = 100
 
-type ListArgs = { limit?: number; pagination?: boolean; overrideAccess?: boolean; currentDepth?: number }
+type ListArgs = { limit?: number; pagination?: boolean; overrideAccess?: boolean; currentDepth?: number; disableErrors?: boolean }
 
 /**
  * Only the request's own list is capped. Reads made while answering it carry
  * the request along but are not the caller's to size: server code passing
  * overrideAccess (the permission lookup), Payload populating relationships
- * (its batches, at a depth, hold exactly the ids of the page's documents) and
+ * (its batches, at a depth, hold exactly the ids of the page's documents; GraphQL's
+ * relationship dataloader batches at no depth, marked by `disableErrors`, which no
+ * client can set) and
  * Payload's own bookkeeping collections (document locks, preferences).
  */
 function isCallersList(list: ListArgs, slug: string): boolean {
-  return !list.overrideAccess && !list.currentDepth && !slug.startsWith('payload-')
+  return !list.overrideAccess && !list.currentDepth && !list.disableErrors && !slug.startsWith('payload-')
 }
 
 export const capListLimit: CollectionBeforeOperationHook = async ({ args, operation, req, collection }) => {

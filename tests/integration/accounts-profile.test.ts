@@ -115,11 +115,11 @@ describe('avatar', () => {
     expect(reply.status).toBe(415)
   })
 
-  it('refuses 6 MB with 413', async () => {
-    const big = Buffer.concat([await png(), Buffer.alloc(6 * 1024 * 1024, 7)])
+  it('refuses a file over the one upload limit (UPLOAD_MAX_BYTES, 10 MB by default) with 413', async () => {
+    const big = Buffer.concat([await png(), Buffer.alloc(10 * 1024 * 1024 + 1, 7)])
     const reply = await upload(reader, avatarForm(big, 'big.png', 'image/png'))
     expect(reply.status).toBe(413)
-    expect((await reply.json()).errors.file).toMatch(/larger than 5 MB/)
+    expect((await reply.json()).errors.file).toMatch(/larger than 10 MB/)
   })
 
   it('wants the field type=avatar and a signed-in user', async () => {
