@@ -12,6 +12,7 @@ import type { User } from '../../src/payload-types'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, validUser } from './accounts-client'
 import { Mailbox, recipient } from './accounts-mailbox'
+import { graphqlRequest } from './graphql-client'
 
 let t: TestPayload
 const mailbox = new Mailbox()
@@ -131,6 +132,24 @@ describe('e-mail and password changes', () => {
       user: { ...reader, collection: 'users' },
     })
     await expect(attempt).rejects.toMatchObject({ name: 'ValidationError', data: { errors: [{ path: 'currentPassword' }] } })
+  })
+
+  it('holds over GraphQL (updateUser), for the account itself and for the site owner on someone else', async () => {
+    const reader = await signedIn('reader@example.test')
+    const asReader = { cookie: reader.cookieHeader(), origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' }
+    const own = await graphqlRequest(t, `mutation { updateUser(id: ${users.reader!.id}, data: { password: "graphql-chosen-secret" }) { id } }`, asReader)
+    expect(JSON.stringify(own.errors)).toMatch(/currentPassword|current password/i)
+    const owner = await signedIn('owner@example.test')
+    const asOwner = { cookie: owner.cookieHeader(), origin: 'http://localhost:3000', 'sec-fetch-site': 'same-origin' }
+    const other = await graphqlRequest(
+      t,
+      `mutation { updateUser(id: ${users.reader!.id}, data: { email: "graphql-takeover@example.test", currentPassword: "${PASSWORD}" }) { id } }`,
+      asOwner,
+    )
+    expect(other.errors?.length).toBeGreaterThan(0)
+    expect((await userByEmail('reader@example.test')).id).toBe(users.reader!.id)
+    // The reader's own password still signs in: neither mutation changed anything.
+    await signedIn('reader@example.test')
   })
 
   it("lets nobody set another user's password or e-mail, not even the site owner", async () => {
