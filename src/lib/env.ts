@@ -9,6 +9,8 @@ import path from 'node:path'
 import { config as loadDotenv } from 'dotenv'
 import { z } from 'zod'
 
+import { withoutTrailingSlashes } from './trimEnd'
+
 export class ConfigError extends Error {
   constructor(message: string) {
     super(message)
@@ -47,7 +49,7 @@ const httpUrl = z
   .string()
   .url()
   .refine((u) => /^https?:\/\//.test(u), 'must start with http:// or https://')
-  .transform((u) => u.replace(/\/+$/, ''))
+  .transform(withoutTrailingSlashes)
 const port = z.coerce.number().int().min(1).max(65535)
 
 const schema = z.object({

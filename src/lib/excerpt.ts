@@ -12,6 +12,8 @@
 import { parseFragment } from 'parse5'
 import type { DefaultTreeAdapterMap } from 'parse5'
 
+import { trimEnd } from './trimEnd'
+
 type Node = DefaultTreeAdapterMap['childNode'] | DefaultTreeAdapterMap['documentFragment']
 
 export const EXCERPT_MAX_LENGTH = 160
@@ -32,6 +34,9 @@ const BOUNDARIES = new Set([
 
 /** Enough text to cut an excerpt from; a long body is not walked to its end. */
 const ENOUGH = EXCERPT_MAX_LENGTH * 2
+
+/** What an excerpt cut short does not end on, before its ellipsis. */
+const TRAILING_PUNCTUATION = /[\s,;:.!?，、；：。！？-]/u
 
 /** Prose of an HTML fragment, blocks separated by single spaces, code blocks left out. */
 export function proseOf(html: string | null | undefined, enough = Infinity): string {
@@ -78,7 +83,7 @@ export function truncateAtWord(text: string, max = EXCERPT_MAX_LENGTH): string {
   }
   // A word longer than half the excerpt (a URL, say): cut inside it, never inside a surrogate pair.
   if (end < room / 2) end = /[\uD800-\uDBFF]/.test(text[room - 1] ?? '') ? room - 1 : room
-  return text.slice(0, end).replace(/[\s,;:.!?，、；：。！？-]+$/u, '') + '…'
+  return trimEnd(text.slice(0, end), (c) => TRAILING_PUNCTUATION.test(c)) + '…'
 }
 
 /**

@@ -69,7 +69,7 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 export function htmlToText(html: string): string {
   return html
     .replace(/<\/(?:p|div|li|h[1-6]|pre|blockquote|td|th|tr|figcaption)>|<br\s*\/?>/gi, ' ')
-    .replace(/<[^>]*>/g, '')
+    .replace(/<[^<>]*>/g, '') // [^<>]: each try stops at the next `<`, so the pass stays linear
     .replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/gi, (entity, name: string) => {
       if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? entity
       const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10)

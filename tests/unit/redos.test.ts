@@ -5,7 +5,11 @@
  * pattern from its module and importing it here; a pattern copied here says
  * where it lives, and must be kept identical.
  */
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+
 import { checkSync } from 'recheck'
+import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
 import { AVATAR_NAME_PATTERNS } from '../../src/lib/avatarImage'
@@ -52,4 +56,46 @@ describe('regular expressions applied to user input', () => {
   it('recheck does flag the e-mail pattern the account forms used before (the check can fail)', () => {
     expect(checkSync('^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', '').status).toBe('vulnerable')
   })
+})
+
+/**
+ * Every regular-expression literal in the application's source (not only the
+ * list above, which also holds patterns built at run time): a pattern added
+ * anywhere later is checked without anyone remembering to list it.
+ */
+function regexLiteralsOfTheSource(): [where: string, source: string, flags: string][] {
+  const files = execFileSync('git', ['ls-files', '*.ts', '*.tsx'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((f) => /^(src|collections|hooks|jobs|frontend\/src)\//.test(f) && !f.startsWith('src/migrations/') && !f.endsWith('payload-types.ts'))
+  const found: [string, string, string][] = []
+  for (const file of files) {
+    const sourceFile = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
+    const visit = (node: ts.Node): void => {
+      if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) {
+        const text = node.getText(sourceFile)
+        const end = text.lastIndexOf('/')
+        const { line } = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile))
+        found.push([`${file}:${line + 1} ${text}`, text.slice(1, end), text.slice(end + 1)])
+      }
+      ts.forEachChild(node, visit)
+    }
+    visit(sourceFile)
+  }
+  return found
+}
+
+describe('every regular-expression literal in the source', () => {
+  const literals = regexLiteralsOfTheSource()
+
+  it('finds the literals (the scan itself works)', () => {
+    expect(literals.length).toBeGreaterThan(50)
+    expect(literals.some(([where]) => where.startsWith('src/lib/emailAddress.ts'))).toBe(true)
+  })
+
+  it('are all safe from ReDoS (recheck)', () => {
+    const unsafe = literals
+      .map(([where, source, flags]) => [where, checkSync(source, flags, { timeout: 60_000 }).status] as const)
+      .filter(([, status]) => status !== 'safe')
+    expect(unsafe).toEqual([])
+  }, 300_000)
 })

@@ -22,6 +22,7 @@ import { Feed, type Extension } from 'feed'
 
 import { escapeHtml } from '../../../src/lib/escapeHtml'
 import { getEnv } from '../../../src/lib/env'
+import { withoutTrailingSlashes } from '../../../src/lib/trimEnd'
 import { getSettings, latestArticlesWithBody, type Article, type Category, type SiteSetting, type Tag, type User } from './api'
 import { feedHtml } from './feedHtml'
 import { xmlSafe } from './xml'
@@ -57,7 +58,7 @@ export type FeedData = {
 
 /** The public address of the site, without a trailing slash. */
 export function siteOrigin(): string {
-  return getEnv().baseUrl.replace(/\/+$/, '')
+  return withoutTrailingSlashes(getEnv().baseUrl)
 }
 
 function populated<T extends object>(ref: unknown): T | undefined {
