@@ -216,7 +216,8 @@ type Entry = {
   expiresAt?: number
 }
 
-type Rendered = { entry: Entry; shareable: boolean }
+/** `startedAt`: the purge sequence number when the render began. */
+type Rendered = { entry: Entry; shareable: boolean; startedAt: number }
 
 export type RenderCacheOptions = {
   views?: ViewCounter
@@ -287,8 +288,10 @@ export class RenderCache {
     this.stats.misses++
     const pending = this.inflight.get(key)
     if (pending) {
-      const { entry, shareable } = await pending
-      if (shareable) return this.write(req, res, entry, false)
+      const { entry, shareable, startedAt } = await pending
+      // A render still in flight (its variants being compressed, say) may have begun before a
+      // purge of what it shows: that answer is stale for a request that came after the purge.
+      if (shareable && !this.purgedSince(startedAt, entry.tags)) return this.write(req, res, entry, false)
       return renderPage(req, res, handler, { forCache: false })
     }
     const rendering = this.renderAndStream(req, res, key, handler).finally(() => this.inflight.delete(key))
@@ -348,7 +351,7 @@ export class RenderCache {
     else if (entry.status === 200) this.stats.refused++
     stream?.end()
     if (this.entries.get(key) === entry) await this.addCompressed(key, entry)
-    return { entry, shareable: !setsCookie && !privateAnswer }
+    return { entry, shareable: !setsCookie && !privateAnswer, startedAt }
   }
 
   /** Compresses a kept page once (off the event loop) and keeps the variants, unless it was purged meanwhile. */

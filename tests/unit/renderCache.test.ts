@@ -176,6 +176,35 @@ describe('RenderCache', () => {
     cache.close()
   })
 
+  it('never hands a render begun before a purge to a request that came after the purge', async () => {
+    let version = 1
+    let started!: () => void
+    let release!: () => void
+    const renderStarted = new Promise<void>((r) => (started = r))
+    const gate = new Promise<void>((r) => (release = r))
+    const handler = async (_req: IncomingMessage, res: ServerResponse) => {
+      const seen = version
+      if (seen === 1) {
+        started()
+        await gate
+      }
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'x-cache-tags': 'list' })
+      res.end(`<p>version ${seen}</p>`)
+    }
+    const cache = newCache()
+    const base = await serve(cache, handler as ReturnType<typeof astroLike>)
+    const first = get(`${base}/`)
+    await renderStarted
+    version = 2
+    cache.invalidate(['list']) // what the page shows changed while it was rendering
+    const second = get(`${base}/`)
+    while (cache.stats.misses < 2) await new Promise((r) => setImmediate(r)) // the second request is waiting on the first render
+    release()
+    expect((await first).body.toString()).toContain('version 1')
+    expect((await second).body.toString()).toContain('version 2')
+    cache.close()
+  })
+
   it('counts a view per GET by a person: not HEAD, prefetches or crawlers', async () => {
     const views = new BatchedViewCounter(async () => {}, { intervalMs: 60_000 })
     const cache = newCache({ views })
