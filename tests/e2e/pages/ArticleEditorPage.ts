@@ -25,6 +25,9 @@ export class ArticleEditorPage {
     // never appears. An editor elsewhere on the page being live does not prove
     // this field is (React hydrates boundaries separately): wait for the field's own mark.
     await this.page.locator('.format-field[data-live="true"]').waitFor()
+    // Typing the title starts a form-state round trip to the server; a format chosen
+    // while it is in flight can be overwritten when its answer is merged. Let it settle.
+    await this.page.waitForLoadState('networkidle')
     const radio = this.page.getByRole('radio', { name: label })
     if (!(await radio.isChecked())) await radio.check()
     // The rich-text editor's bundle is large: give a loaded machine time to fetch and run it.
