@@ -5,6 +5,7 @@ import * as migration_20261123_120000_plain_excerpts from './20261123_120000_pla
 import * as migration_20261123_130000_list_indexes from './20261123_130000_list_indexes';
 import * as migration_20261123_140500_schedule_runs from './20261123_140500_schedule_runs';
 import * as migration_20261123_150000_search from './20261123_150000_search';
+import * as migration_20261123_180000_article_view_days from './20261123_180000_article_view_days';
 
 export const migrations = [
   {
@@ -41,5 +42,10 @@ export const migrations = [
     up: migration_20261123_150000_search.up,
     down: migration_20261123_150000_search.down,
     name: '20261123_150000_search'
+  },
+  {
+    up: migration_20261123_180000_article_view_days.up,
+    down: migration_20261123_180000_article_view_days.down,
+    name: '20261123_180000_article_view_days'
   },
 ];
