@@ -70,6 +70,7 @@ export interface Config {
     users: User;
     roles: Role;
     permissions: Permission;
+    'oauth-identities': OauthIdentity;
     articles: Article;
     categories: Category;
     tags: Tag;
@@ -87,6 +88,7 @@ export interface Config {
     users: UsersSelect<false> | UsersSelect<true>;
     roles: RolesSelect<false> | RolesSelect<true>;
     permissions: PermissionsSelect<false> | PermissionsSelect<true>;
+    'oauth-identities': OauthIdentitiesSelect<false> | OauthIdentitiesSelect<true>;
     articles: ArticlesSelect<false> | ArticlesSelect<true>;
     categories: CategoriesSelect<false> | CategoriesSelect<true>;
     tags: TagsSelect<false> | TagsSelect<true>;
@@ -154,17 +156,6 @@ export interface User {
    * Set automatically on registration: first user site owner, second administrator.
    */
   roles?: (number | Role)[] | null;
-  /**
-   * Accounts at sign-in providers linked to this user.
-   */
-  oauthIdentities?:
-    | {
-        provider: string;
-        subject: string;
-        linkedAt?: string | null;
-        id?: string | null;
-      }[]
-    | null;
   /**
    * When unknown, the registration time is shown.
    */
@@ -263,6 +254,26 @@ export interface Permission {
   label: string;
   slug: string;
   group?: string | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * Accounts at sign-in providers linked to users.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "oauth-identities".
+ */
+export interface OauthIdentity {
+  id: number;
+  user: number | User;
+  provider: string;
+  subject: string;
+  /**
+   * As the provider gave it at linking time.
+   */
+  email?: string | null;
+  emailVerified?: boolean | null;
+  name?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -435,6 +446,10 @@ export interface PayloadLockedDocument {
         value: number | Permission;
       } | null)
     | ({
+        relationTo: 'oauth-identities';
+        value: number | OauthIdentity;
+      } | null)
+    | ({
         relationTo: 'articles';
         value: number | Article;
       } | null)
@@ -514,14 +529,6 @@ export interface UsersSelect<T extends boolean = true> {
   avatar?: T;
   introduction?: T;
   roles?: T;
-  oauthIdentities?:
-    | T
-    | {
-        provider?: T;
-        subject?: T;
-        linkedAt?: T;
-        id?: T;
-      };
   activedAt?: T;
   unreadNotifications?: T;
   updatedAt?: T;
@@ -564,6 +571,20 @@ export interface PermissionsSelect<T extends boolean = true> {
   label?: T;
   slug?: T;
   group?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "oauth-identities_select".
+ */
+export interface OauthIdentitiesSelect<T extends boolean = true> {
+  user?: T;
+  provider?: T;
+  subject?: T;
+  email?: T;
+  emailVerified?: T;
+  name?: T;
   updatedAt?: T;
   createdAt?: T;
 }

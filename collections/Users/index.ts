@@ -112,17 +112,6 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
         access: { create: fieldCan('roles.manage'), update: fieldCan('roles.manage') },
       },
       {
-        name: 'oauthIdentities',
-        type: 'array',
-        admin: { readOnly: true, description: 'Accounts at sign-in providers linked to this user.' },
-        access: { read: fieldSelfOr('users.manage'), ...nobodyWrites },
-        fields: [
-          { name: 'provider', type: 'text', required: true, index: true },
-          { name: 'subject', type: 'text', required: true, index: true },
-          { name: 'linkedAt', type: 'date' },
-        ],
-      },
-      {
         name: 'activedAt',
         label: 'Last active',
         type: 'date',

@@ -21,7 +21,8 @@ export class ConfigError extends Error {
 const QUEUE_CONNECTIONS = ['sync', 'pgboss'] as const
 const MAIL_DRIVERS = ['log', 'smtp'] as const
 const MAIL_ENCRYPTIONS = ['null', 'tls', 'ssl'] as const
-export const OAUTH_PROVIDERS = ['github', 'gitlab', 'google', 'microsoft', 'discord', 'gitee', 'oidc'] as const
+/** The sign-in providers (src/lib/oauth/providers.ts): the seven of the original product and a generic OpenID Connect one. */
+export const OAUTH_PROVIDERS = ['github', 'google', 'gitlab', 'bitbucket', 'facebook', 'twitter', 'linkedin', 'oidc'] as const
 export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number]
 
 /** The rel tokens that make sense on links to other sites (external links always get rel + target=_blank). */
@@ -103,6 +104,8 @@ const schema = z.object({
   TRANSLATE_APPID: optionalString,
   TRANSLATE_KEY: optionalString,
   OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
+  // How long a provider may take to answer one request (token, profile, discovery, keys) before the sign-in fails.
+  OAUTH_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(500).max(120_000).default(10_000)),
   TRUST_PROXY: bool(false),
   REPLY_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(10)),
   SITEMAP_MAX_URLS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000).default(50_000)),
@@ -133,6 +136,80 @@ const schema = z.object({
 })
 
 export type Env = ReturnType<typeof buildEnv>
+
+/** One provider that is allowed and has its client credentials: what src/lib/oauth needs to run it. */
+export type OAuthProviderSettings = {
+  id: OAuthProviderId
+  clientId: string
+  clientSecret: string
+  /** Absolute: BASE_URL + `<PROVIDER>_REDIRECT` when that is a path. */
+  redirectUri: string
+  /** Overrides of the provider's well-known addresses (a self-hosted GitLab, a test server); unset means the provider's own. */
+  authorizationUrl?: string
+  tokenUrl?: string
+  apiUrl?: string
+  issuer?: string
+}
+
+const isLoopbackHost = (host: string) => host === 'localhost' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host)
+
+/** A provider address must be https; plain http only on this machine's loopback (a development or test server). */
+function providerUrl(source: NodeJS.ProcessEnv, variable: string): string | undefined {
+  const value = source[variable]?.trim()
+  if (!value) return undefined
+  let url: URL
+  try {
+    url = new URL(value)
+  } catch {
+    throw new ConfigError(`${variable}: must be an absolute URL`)
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new ConfigError(`${variable}: must be an https:// URL (http:// only for localhost or 127.0.0.1)`)
+  }
+  return withoutTrailingSlashes(url.href)
+}
+
+/**
+ * The allowed providers that have `<PROVIDER>_CLIENT_ID` and `_CLIENT_SECRET`.
+ * An allowed provider without credentials is simply not offered; half a pair,
+ * a redirect to another site or a generic `oidc` without its issuer stops the start.
+ */
+function configuredOAuthProviders(source: NodeJS.ProcessEnv, allowed: OAuthProviderId[], baseUrl: string): OAuthProviderSettings[] {
+  const settings: OAuthProviderSettings[] = []
+  for (const id of allowed) {
+    const prefix = id.toUpperCase()
+    const clientId = source[`${prefix}_CLIENT_ID`]?.trim()
+    const clientSecret = source[`${prefix}_CLIENT_SECRET`]?.trim()
+    if (!clientId && !clientSecret) continue
+    if (!clientId || !clientSecret) {
+      throw new ConfigError(`${prefix}_${clientId ? 'CLIENT_SECRET' : 'CLIENT_ID'}: is required when ${prefix}_${clientId ? 'CLIENT_ID' : 'CLIENT_SECRET'} is set`)
+    }
+    const redirect = source[`${prefix}_REDIRECT`]?.trim() || `/login/${id}/callback`
+    let redirectUri: string
+    try {
+      redirectUri = new URL(redirect, `${baseUrl}/`).href
+    } catch {
+      throw new ConfigError(`${prefix}_REDIRECT: must be a path or a URL on BASE_URL`)
+    }
+    // The callback is served here, on the one origin: a redirect elsewhere would hand the code to another site.
+    if (new URL(redirectUri).origin !== new URL(baseUrl).origin) {
+      throw new ConfigError(`${prefix}_REDIRECT: must be on BASE_URL (${baseUrl}); a relative value such as /login/${id}/callback is made absolute from it`)
+    }
+    const issuer = providerUrl(source, `${prefix}_ISSUER`)
+    if (id === 'oidc' && !issuer) throw new ConfigError('OIDC_ISSUER: is required for the generic oidc provider (the issuer URL of Keycloak, Authentik, Azure AD, …)')
+    settings.push({
+      id,
+      clientId,
+      clientSecret,
+      redirectUri,
+      authorizationUrl: providerUrl(source, `${prefix}_AUTHORIZATION_URL`),
+      tokenUrl: providerUrl(source, `${prefix}_TOKEN_URL`),
+      apiUrl: providerUrl(source, `${prefix}_API_URL`),
+      issuer,
+    })
+  }
+  return settings
+}
 
 /** Reads, or creates once, the development secret kept under the data dir. */
 function developmentSecret(dataDir: string): string {
@@ -228,7 +305,11 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     verifyEmail: e.REGISTER_VERIFY_EMAIL,
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE,
     externalLinkRel: e.EXTERNAL_LINK_REL,
-    oauth: { allowedProviders: allowedProviders as OAuthProviderId[] },
+    oauth: {
+      allowedProviders: allowedProviders as OAuthProviderId[],
+      providers: configuredOAuthProviders(source, allowedProviders as OAuthProviderId[], baseUrl),
+      timeoutMs: e.OAUTH_TIMEOUT_MS,
+    },
     sitemapMaxUrls: e.SITEMAP_MAX_URLS,
     renderCache: { enabled: e.RENDER_CACHE === 'on', maxEntries: e.RENDER_CACHE_MAX_ENTRIES, maxBytes: e.RENDER_CACHE_MAX_MB * 1024 * 1024 },
     trustProxy: e.TRUST_PROXY,

@@ -11,6 +11,7 @@ import { accountsPlugin } from './accounts'
 import { contentPlugin } from './content'
 import { jobsPlugin } from './jobs'
 import { notificationsPlugin } from './notifications'
+import { oauthPlugin } from './oauth'
 import { listLimitsPlugin } from './listLimits'
 import { renderCachePlugin } from './renderCache'
 import { searchPlugin } from './search'
@@ -21,6 +22,7 @@ import { sitePlugin } from './site'
 export function inkwellPlugins(env: Env): Plugin[] {
   return [
     accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.uploadMaxBytes, verifyEmail: env.verifyEmail, sessionMaxAgeSeconds: env.sessionMaxAgeSeconds }),
+    oauthPlugin(),
     contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     sitePlugin(),
     notificationsPlugin(),

@@ -1,0 +1,20 @@
+import { ValidationError, type CollectionBeforeChangeHook } from 'payload'
+
+import { relationId } from '../../../src/lib/relationId'
+
+/** A user links at most one account per provider, so "unlink GitHub" always means one thing. */
+export const oneIdentityPerProvider: CollectionBeforeChangeHook = async ({ data, operation, req }) => {
+  if (operation !== 'create') return data
+  const userId = relationId(data.user)
+  if (!userId || !data.provider) return data
+  const { totalDocs } = await req.payload.count({
+    collection: 'oauth-identities',
+    where: { and: [{ user: { equals: userId } }, { provider: { equals: data.provider } }] },
+    overrideAccess: true,
+    req,
+  })
+  if (totalDocs > 0) {
+    throw new ValidationError({ collection: 'oauth-identities', errors: [{ path: 'provider', message: `A ${data.provider} account is already linked; unlink it first.` }] })
+  }
+  return data
+}

@@ -1,0 +1,50 @@
+import type { CollectionConfig } from 'payload'
+
+import { nobody, ownsOr } from '../../src/access'
+import { OAUTH_PROVIDERS } from '../../src/lib/env'
+import { keepASignInMethod } from './hooks/keepASignInMethod'
+import { oneIdentityPerProvider } from './hooks/oneIdentityPerProvider'
+
+/**
+ * Accounts at sign-in providers, each linked to one user. Only the sign-in
+ * flow creates them (src/lib/oauth/accounts.ts, through the Local API);
+ * the person or a user manager may remove one, but never a user's last way
+ * to sign in (keepASignInMethod, on every path).
+ */
+export const OAuthIdentities: CollectionConfig = {
+  slug: 'oauth-identities',
+  admin: {
+    useAsTitle: 'provider',
+    defaultColumns: ['provider', 'user', 'email', 'createdAt'],
+    group: 'People',
+    description: 'Accounts at sign-in providers linked to users.',
+  },
+  access: {
+    read: ownsOr('users.manage', 'user'),
+    create: nobody,
+    update: nobody,
+    delete: ownsOr('users.manage', 'user'),
+  },
+  // One identity at a provider belongs to one user, whatever path writes it.
+  indexes: [{ fields: ['provider', 'subject'], unique: true }],
+  hooks: {
+    beforeChange: [oneIdentityPerProvider],
+    beforeDelete: [keepASignInMethod],
+  },
+  fields: [
+    { name: 'user', type: 'relationship', relationTo: 'users', required: true, index: true },
+    {
+      name: 'provider',
+      type: 'text',
+      required: true,
+      validate: (value: unknown) =>
+        (OAUTH_PROVIDERS as readonly unknown[]).includes(value) || `Use one of the sign-in providers: ${OAUTH_PROVIDERS.join(', ')}.`,
+    },
+    // The provider's stable id for the person (OpenID `sub`, GitHub's numeric id, …); never the e-mail.
+    { name: 'subject', type: 'text', required: true, maxLength: 255 },
+    { name: 'email', type: 'text', maxLength: 320, admin: { description: 'As the provider gave it at linking time.' } },
+    { name: 'emailVerified', type: 'checkbox', defaultValue: false },
+    { name: 'name', type: 'text', maxLength: 200 },
+  ],
+  timestamps: true,
+}
