@@ -73,8 +73,14 @@ function isCrossSite(request: Request, baseUrl: string): boolean {
   return origin !== null && origin !== new URL(baseUrl).origin
 }
 
-async function signedInUserId(payload: Payload, request: Request): Promise<number | undefined> {
-  const { user } = await payload.auth({ headers: request.headers })
+async function signedInUserId(payload: Payload, request: Request, { afterProvider = false } = {}): Promise<number | undefined> {
+  let headers = request.headers
+  if (afterProvider) {
+    // Back from the provider the navigation is marked cross-site, which Payload's cookie rule refuses.
+    // Here the one-time state bound to this browser is the proof against forgery, so the session cookie is read as is.
+    headers = new Headers({ cookie: request.headers.get('cookie') ?? '', 'sec-fetch-site': 'same-origin' })
+  }
+  const { user } = await payload.auth({ headers })
   return user && user.collection === 'users' ? (user.id as number) : undefined
 }
 
@@ -175,6 +181,8 @@ function classify(error: unknown): OAuthErrorCode {
   if (isTimeout(error)) return 'timeout'
   if (error instanceof IdTokenError) return 'id_token'
   if (error instanceof ProviderAnswerError || error instanceof SyntaxError) return 'garbage'
+  // passport-oauth2's words for a token answer without an access token (an HTML page, an empty body).
+  if ((error as Error)?.message === 'Failed to obtain access token') return 'garbage'
   const name = (error as { name?: string })?.name
   if (name === 'TokenError') return 'rejected'
   if (name === 'AuthorizationError') return 'provider'
@@ -238,7 +246,7 @@ async function completeSignIn(
 ): Promise<Response> {
   if (attempt.linkUserId) {
     // The session that asked for the link must still be the one finishing it.
-    if ((await signedInUserId(payload, request)) !== attempt.linkUserId) return redirect(failurePage('state', provider, true), [clearCookie])
+    if ((await signedInUserId(payload, request, { afterProvider: true })) !== attempt.linkUserId) return redirect(failurePage('state', provider, true), [clearCookie])
     const linked = await linkToUser(payload, provider, profile, attempt.linkUserId)
     if (linked.kind === 'refused') return redirect(failurePage(linked.code, provider, true), [clearCookie])
     return redirect(`/profile?oauth=linked&provider=${provider}`, [clearCookie])

@@ -1,0 +1,473 @@
+/**
+ * Sign-in through all seven providers and the generic OpenID Connect one,
+ * against real servers on loopback (oidc-provider, @node-oauth/oauth2-server),
+ * through the same functions the /login/<provider> route handlers call.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { finishSignIn, startSignIn, unlinkProvider } from '../../src/lib/oauth/flow'
+import { oauthErrorMessage } from '../../src/lib/oauth/messages'
+import { createTestPayload, type TestPayload } from '../helpers/payload'
+import { Browser, validUser } from '../helpers/restClient'
+import { startOidcServer, startPlainOAuthServer, type OidcServer, type PlainOAuthServer, type TestPerson } from '../helpers/oauthServers'
+
+const BASE = 'http://localhost:3000'
+const PLAIN = ['github', 'bitbucket', 'facebook', 'twitter'] as const
+const OIDC = ['google', 'gitlab', 'linkedin', 'oidc'] as const
+type ProviderId = (typeof PLAIN)[number] | (typeof OIDC)[number]
+const callback = (p: string) => `${BASE}/login/${p}/callback`
+
+let t: TestPayload
+let plain: PlainOAuthServer
+const oidc = {} as Record<(typeof OIDC)[number], OidcServer>
+const logged: string[] = []
+
+let counter = 0
+/** A new person known to every test provider (each provider has its own directory). */
+function person(extra: Partial<TestPerson> = {}): TestPerson {
+  counter += 1
+  const p = { sub: String(1000 + counter), email: `person${counter}@example.test`, emailVerified: true, name: `Person ${counter}`, ...extra }
+  plain.people.set(p.sub, p)
+  for (const server of Object.values(oidc)) server.people.set(p.sub, p)
+  return p
+}
+
+/** The browser's side of the site: cookies, and the three route functions. */
+class SiteBrowser {
+  cookies = new Map<string, string>()
+  async request(path: string, { method = 'GET', site = 'same-origin' }: { method?: string; site?: string } = {}): Promise<Response> {
+    const headers = new Headers({ 'sec-fetch-site': site })
+    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '))
+    if (method === 'POST') headers.set('origin', site === 'same-origin' ? BASE : 'https://evil.test')
+    const request = new Request(BASE + path, { method, headers })
+    const [, , provider, action] = new URL(request.url).pathname.split('/')
+    const response =
+      action === 'callback'
+        ? await finishSignIn(t.payload, request, provider!)
+        : action === 'unlink'
+          ? await unlinkProvider(t.payload, request, provider!)
+          : await startSignIn(t.payload, request, provider!)
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attrs] = line.split(';')
+      const name = pair!.slice(0, pair!.indexOf('='))
+      const value = pair!.slice(pair!.indexOf('=') + 1)
+      if (!value || attrs.some((a) => /max-age=0\b/i.test(a.trim()) || /expires=thu, 01 jan 1970/i.test(a.trim()))) this.cookies.delete(name)
+      else this.cookies.set(name, value)
+    }
+    return response
+  }
+  async user() {
+    const token = this.cookies.get('payload-token')
+    if (!token) return null
+    const { user } = await t.payload.auth({ headers: new Headers({ cookie: `payload-token=${token}`, 'sec-fetch-site': 'same-origin' }) })
+    return user
+  }
+}
+
+/** The browser at the provider: follows redirects and fills its login and consent forms, until it is sent back to the site. */
+async function throughProvider(start: string, answers: Record<string, string>): Promise<string> {
+  const jar = new Map<string, string>()
+  let url = start
+  let method = 'GET'
+  let body: URLSearchParams | undefined
+  for (let step = 0; step < 20; step++) {
+    if (url.startsWith(BASE)) return url
+    const response = await fetch(url, {
+      method,
+      body,
+      redirect: 'manual',
+      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '), ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+    })
+    for (const line of response.headers.getSetCookie()) {
+      const pair = line.split(';')[0]!
+      jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1))
+    }
+    if (response.status >= 300 && response.status < 400) {
+      url = new URL(response.headers.get('location')!, url).href
+      method = 'GET'
+      body = undefined
+      continue
+    }
+    const html = await response.text()
+    const form = html.match(/<form[^>]*action="([^"]*)"/)
+    if (!form) throw new Error(`The provider answered ${response.status} without a form: ${html.slice(0, 300)}`)
+    body = new URLSearchParams()
+    for (const input of html.match(/<input[^>]*>/g) ?? []) {
+      const name = input.match(/name="([^"]*)"/)?.[1]
+      if (!name) continue
+      const value = answers[name] ?? input.match(/value="([^"]*)"/)?.[1] ?? ''
+      body.set(name, value.replaceAll('&amp;', '&').replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c))))
+    }
+    if (answers.decision) body.set('decision', answers.decision)
+    url = new URL(form[1]!.replaceAll('&amp;', '&'), url).href
+    method = 'POST'
+  }
+  throw new Error('Too many steps at the provider')
+}
+
+const answersFor = (p: TestPerson, decision = 'allow') => ({ login: p.sub, password: 'secret', username: p.sub, decision })
+
+/** Starts at /login/<provider>, goes through the provider, and comes back: the callback path (not yet followed). */
+async function toCallback(site: SiteBrowser, provider: ProviderId, who: TestPerson, { next = '', decision = 'allow' } = {}): Promise<string> {
+  const start = await site.request(`/login/${provider}${next ? `?next=${encodeURIComponent(next)}` : ''}`)
+  expect(start.status).toBe(303)
+  const back = await throughProvider(start.headers.get('location')!, answersFor(who, decision))
+  return back.slice(BASE.length)
+}
+
+async function signIn(provider: ProviderId, who: TestPerson, options: { next?: string; site?: SiteBrowser } = {}) {
+  const site = options.site ?? new SiteBrowser()
+  const response = await site.request(await toCallback(site, provider, who, options))
+  return { site, response, location: response.headers.get('location') ?? '' }
+}
+
+const errorOf = (location: string) => new URL(location, BASE).searchParams.get('oauth_error')
+
+async function identitiesOf(userId: number) {
+  const { docs } = await t.payload.find({ collection: 'oauth-identities', where: { user: { equals: userId } }, overrideAccess: true, depth: 0 })
+  return docs
+}
+const userCount = async () => (await t.payload.count({ collection: 'users', overrideAccess: true })).totalDocs
+
+beforeAll(async () => {
+  plain = await startPlainOAuthServer({ clients: PLAIN.map((p) => ({ id: `${p}-client`, redirectUri: callback(p) })) })
+  oidc.google = await startOidcServer({ clientId: 'google-client', redirectUri: callback('google'), idTokenCarriesEmail: true })
+  oidc.gitlab = await startOidcServer({ clientId: 'gitlab-client', redirectUri: callback('gitlab') })
+  oidc.linkedin = await startOidcServer({ clientId: 'linkedin-client', redirectUri: callback('linkedin') })
+  oidc.oidc = await startOidcServer({ clientId: 'oidc-client', redirectUri: callback('oidc') })
+  const env: Record<string, string> = { OAUTH_ALLOWED_PROVIDERS: [...PLAIN, ...OIDC].join(','), OAUTH_TIMEOUT_MS: '1500' }
+  for (const p of PLAIN) {
+    const P = p.toUpperCase()
+    Object.assign(env, {
+      [`${P}_CLIENT_ID`]: `${p}-client`,
+      [`${P}_CLIENT_SECRET`]: plain.clients.get(`${p}-client`)!.secret,
+      [`${P}_AUTHORIZATION_URL`]: `${plain.url}/authorize`,
+      [`${P}_TOKEN_URL`]: `${plain.url}/token`,
+      [`${P}_API_URL`]: `${plain.url}/${p}`,
+    })
+  }
+  for (const p of OIDC) {
+    const P = p.toUpperCase()
+    Object.assign(env, { [`${P}_CLIENT_ID`]: oidc[p].client.id, [`${P}_CLIENT_SECRET`]: oidc[p].client.secret, [`${P}_ISSUER`]: oidc[p].issuer })
+  }
+  t = await createTestPayload(env)
+  // Every log line, to check that no code or token ever reaches one.
+  for (const level of ['info', 'warn', 'error'] as const) {
+    const original = t.payload.logger[level].bind(t.payload.logger)
+    t.payload.logger[level] = ((...args: unknown[]) => {
+      logged.push(JSON.stringify(args))
+      return (original as (...a: unknown[]) => void)(...args)
+    }) as never
+  }
+}, 120_000)
+
+afterAll(async () => {
+  await t?.destroy()
+  await plain?.close()
+  for (const server of Object.values(oidc)) await server.close()
+})
+
+describe('first sign-in creates the account, with the registration role rule', () => {
+  it('gives the first user (through GitHub) the site-owner role, the second administrator, then the default', async () => {
+    const roles: string[] = []
+    for (const provider of ['github', 'google', 'gitlab'] as const) {
+      const who = person({ picture: 'https://avatars.example.test/a.png' })
+      const { site, location, response } = await signIn(provider, who)
+      expect(response.status).toBe(303)
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer')
+      expect(location).toBe('/profile?welcome=1')
+      const user = await site.user()
+      expect(user).toMatchObject({ email: who.email, name: who.name })
+      const full = await t.payload.findByID({ collection: 'users', id: user!.id, depth: 1, overrideAccess: true })
+      roles.push(...(full.roles ?? []).map((r) => (typeof r === 'object' ? r.slug : String(r))))
+      expect(await identitiesOf(user!.id as number)).toMatchObject([{ provider, subject: who.sub, emailVerified: true }])
+    }
+    expect(roles).toEqual(['site-owner', 'administrator', 'reader'])
+  })
+
+  it.each([...PLAIN, ...OIDC])('signs in with %s, and the second time into the same account', async (provider) => {
+    const who = person()
+    const first = await signIn(provider, who, { next: '/articles?page=2' })
+    expect(first.location).toBe('/articles?page=2')
+    const user = await first.site.user()
+    expect(user?.email).toBe(who.email)
+    const before = await userCount()
+    const again = await signIn(provider, who)
+    expect((await again.site.user())?.id).toBe(user!.id)
+    expect(await userCount()).toBe(before)
+    // The account has no password: a password login cannot succeed, whatever is tried.
+    const password = await new Browser(t.payload, t.databaseName).login(who.email!, 'secret')
+    expect(password.status).toBe(401)
+  })
+
+  it('returns only to a path on this site after sign-in', async () => {
+    const { location } = await signIn('github', person(), { next: 'https://evil.test/' })
+    expect(location).toBe('/profile?welcome=1')
+  })
+
+  it('answers 404 for an unknown provider or one spelled differently', async () => {
+    for (const id of ['myspace', 'GitHub', 'github ']) {
+      expect((await new SiteBrowser().request(`/login/${encodeURIComponent(id)}`)).status).toBe(404)
+      expect((await new SiteBrowser().request(`/login/${encodeURIComponent(id)}/callback?code=x&state=y`)).status).toBe(404)
+    }
+  })
+})
+
+describe('state, code and tokens (RFC 9700)', () => {
+  it('starts with PKCE S256 and a one-time state, and keeps the verifier and nonce on the server', async () => {
+    const start = await new SiteBrowser().request('/login/google')
+    const url = new URL(start.headers.get('location')!)
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256')
+    expect(url.searchParams.get('state')).toMatch(/^[\w-]{43}$/)
+    expect(url.searchParams.get('nonce')).toBeTruthy()
+    expect(url.searchParams.has('code_verifier')).toBe(false)
+    const cookie = start.headers.getSetCookie().find((c) => c.startsWith('inkwell-oauth='))!
+    expect(cookie).toMatch(/HttpOnly/)
+    expect(cookie).toMatch(/SameSite=Lax/)
+    expect(cookie).toMatch(/Path=\/login\//)
+  })
+
+  it('refuses a callback without state, with an altered state, or from another browser', async () => {
+    const who = person()
+    const site = new SiteBrowser()
+    const back = new URL(await toCallback(site, 'github', who), BASE)
+    const state = back.searchParams.get('state')!
+    const before = await userCount()
+
+    const missing = new URL(back)
+    missing.searchParams.delete('state')
+    expect(errorOf((await site.request(missing.pathname + missing.search)).headers.get('location')!)).toBe('state')
+
+    const altered = new URL(back)
+    altered.searchParams.set('state', state.slice(0, -2) + (state.endsWith('AA') ? 'BB' : 'AA'))
+    expect(errorOf((await site.request(altered.pathname + altered.search)).headers.get('location')!)).toBe('state')
+
+    const otherBrowser = await new SiteBrowser().request(back.pathname + back.search)
+    expect(errorOf(otherBrowser.headers.get('location')!)).toBe('state')
+    expect(otherBrowser.headers.getSetCookie().some((c) => c.startsWith('payload-token='))).toBe(false)
+    expect(await userCount()).toBe(before)
+  })
+
+  it('refuses a replayed state, and a replayed code with a fresh state', async () => {
+    const who = person()
+    const site = new SiteBrowser()
+    const path = await toCallback(site, 'bitbucket', who)
+    const cookie = site.cookies.get('inkwell-oauth')!
+    expect((await site.request(path)).headers.get('location')).toBe('/profile?welcome=1')
+
+    // The same answer again, with the same browser cookie: the state was used up.
+    site.cookies.set('inkwell-oauth', cookie)
+    expect(errorOf((await site.request(path)).headers.get('location')!)).toBe('state')
+
+    // The used code with a new, valid state of this browser: the provider refuses the code.
+    const fresh = new URL(await toCallback(site, 'bitbucket', who), BASE)
+    const replay = new URL(fresh)
+    replay.searchParams.set('code', new URL(path, BASE).searchParams.get('code')!)
+    expect(errorOf((await site.request(replay.pathname + replay.search)).headers.get('location')!)).toBe('rejected')
+  })
+
+  it('refuses a code issued for one provider at another provider’s callback', async () => {
+    const who = person()
+    const site = new SiteBrowser()
+    const githubAnswer = new URL(await toCallback(site, 'github', who), BASE)
+    const facebookStart = new URL((await site.request('/login/facebook')).headers.get('location')!)
+    const before = await userCount()
+    const mixed = `/login/facebook/callback?code=${encodeURIComponent(githubAnswer.searchParams.get('code')!)}&state=${facebookStart.searchParams.get('state')}`
+    const response = await site.request(mixed)
+    expect(errorOf(response.headers.get('location')!)).toBe('rejected')
+    // And GitHub's state is not accepted at Facebook's callback either.
+    const crossed = `/login/facebook/callback?code=x&state=${githubAnswer.searchParams.get('state')}`
+    expect(errorOf((await site.request(crossed)).headers.get('location')!)).toBe('state')
+    expect(await userCount()).toBe(before)
+  })
+
+  it('never puts a code or token in a redirect or a log line', async () => {
+    const site = new SiteBrowser()
+    const path = await toCallback(site, 'gitlab', person())
+    const response = await site.request(path)
+    expect(response.headers.get('location')).not.toMatch(/code=|token=/)
+    // A failing exchange is logged: by the error's name and code only.
+    const failing = new SiteBrowser()
+    const failingPath = await toCallback(failing, 'github', person())
+    await failing.request(failingPath.replace(/code=[^&]+/, 'code=forged-code-value'))
+    const lines = logged.join('\n')
+    expect(lines).toMatch(/OAuth github: sign-in failed/)
+    for (const secret of [new URL(path, BASE).searchParams.get('code')!, 'forged-code-value', 'access_token', 'id_token', 'eyJ']) {
+      expect(lines).not.toContain(secret)
+    }
+  })
+})
+
+describe('ID tokens (OpenID Connect)', () => {
+  it.each([
+    ['wrong-iss', 'oidc'],
+    ['wrong-aud', 'google'],
+    ['bad-signature', 'linkedin'],
+  ] as const)('refuses an ID token with a %s (%s), and creates nothing', async (how, provider) => {
+    const before = await userCount()
+    oidc[provider].misbehave = how
+    try {
+      const { site, location } = await signIn(provider, person())
+      expect(errorOf(location)).toBe('id_token')
+      expect(oauthErrorMessage('id_token', provider)).toMatch(/could not be verified/)
+      expect(await site.user()).toBeNull()
+    } finally {
+      oidc[provider].misbehave = 'none'
+    }
+    expect(await userCount()).toBe(before)
+  })
+})
+
+describe('accounts', () => {
+  it('never merges a provider identity into an existing account with the same e-mail, verified or not', async () => {
+    const email = `taken${Date.now()}@example.test`
+    expect((await new Browser(t.payload, t.databaseName).register(validUser(email))).status).toBe(201)
+    const before = await userCount()
+    for (const [provider, verified] of [['google', true], ['gitlab', false], ['oidc', false]] as const) {
+      const { site, location } = await signIn(provider, person({ email, emailVerified: verified }))
+      expect(errorOf(location)).toBe('email_in_use')
+      expect(await site.user()).toBeNull()
+    }
+    expect(await userCount()).toBe(before)
+    const { totalDocs } = await t.payload.count({ collection: 'oauth-identities', where: { email: { equals: email } }, overrideAccess: true })
+    expect(totalDocs).toBe(0)
+  })
+
+  it('creates an account from an unverified address only as a new one, marked unverified at the identity', async () => {
+    const who = person({ emailVerified: false })
+    const { site } = await signIn('gitlab', who)
+    const user = await site.user()
+    expect(user?.email).toBe(who.email)
+    expect(await identitiesOf(user!.id as number)).toMatchObject([{ emailVerified: false }])
+  })
+
+  it('explains an identity without an e-mail address', async () => {
+    const { location } = await signIn('twitter', person({ emailVerified: false }))
+    expect(errorOf(location)).toBe('no_email')
+  })
+
+  it('links a provider from the profile, and unlinks it while a password remains', async () => {
+    const email = `linker${Date.now()}@example.test`
+    const rest = new Browser(t.payload, t.databaseName)
+    expect((await rest.register(validUser(email))).status).toBe(201)
+    const site = new SiteBrowser()
+    site.cookies.set('payload-token', rest.cookies.get('payload-token')!)
+    const me = (await site.user())!
+
+    // A cross-site form cannot start a link.
+    expect((await site.request('/login/gitlab', { method: 'POST', site: 'cross-site' })).status).toBe(403)
+
+    const who = person({ email: `other-address${counter}@example.test` })
+    const start = await site.request('/login/gitlab', { method: 'POST' })
+    expect(start.status).toBe(303)
+    const back = await throughProvider(start.headers.get('location')!, answersFor(who))
+    const done = await site.request(back.slice(BASE.length))
+    expect(done.headers.get('location')).toBe('/profile?oauth=linked&provider=gitlab')
+    expect(await identitiesOf(me.id as number)).toMatchObject([{ provider: 'gitlab', subject: who.sub }])
+
+    // Now the GitLab account signs in to this account.
+    expect((await (await signIn('gitlab', who)).site.user())?.id).toBe(me.id)
+
+    // The same GitLab account cannot be linked to someone else.
+    const other = new Browser(t.payload, t.databaseName)
+    expect((await other.register(validUser(`second-${email}`))).status).toBe(201)
+    const otherSite = new SiteBrowser()
+    otherSite.cookies.set('payload-token', other.cookies.get('payload-token')!)
+    const otherStart = await otherSite.request('/login/gitlab', { method: 'POST' })
+    const otherBack = await throughProvider(otherStart.headers.get('location')!, answersFor(who))
+    expect(errorOf((await otherSite.request(otherBack.slice(BASE.length))).headers.get('location')!)).toBe('identity_taken')
+
+    const unlinked = await site.request('/login/gitlab/unlink', { method: 'POST' })
+    expect(unlinked.headers.get('location')).toBe('/profile?oauth=unlinked&provider=gitlab')
+    expect(await identitiesOf(me.id as number)).toEqual([])
+  })
+
+  it('keeps the last way to sign in, on the site, over REST and through the Local API', async () => {
+    const who = person()
+    const { site } = await signIn('facebook', who)
+    const user = (await site.user())!
+    const [identity] = await identitiesOf(user.id as number)
+
+    const refused = await site.request('/login/facebook/unlink', { method: 'POST' })
+    expect(errorOf(refused.headers.get('location')!)).toBe('last_method')
+
+    const rest = new Browser(t.payload, t.databaseName)
+    rest.cookies.set('payload-token', site.cookies.get('payload-token')!)
+    const restDelete = await rest.request(`/api/oauth-identities/${identity!.id}`, { method: 'DELETE' })
+    expect(restDelete.status).toBe(400)
+    expect(JSON.stringify(await restDelete.json())).toMatch(/only way to sign in/)
+
+    await expect(t.payload.delete({ collection: 'oauth-identities', id: identity!.id, overrideAccess: true })).rejects.toMatchObject({
+      data: { errors: [{ path: 'provider', message: expect.stringMatching(/only way to sign in/) }] },
+    })
+    expect(await identitiesOf(user.id as number)).toHaveLength(1)
+
+    // With a second provider linked, the first may go.
+    const start = await site.request('/login/github', { method: 'POST' })
+    const back = await throughProvider(start.headers.get('location')!, answersFor(who))
+    expect((await site.request(back.slice(BASE.length))).headers.get('location')).toBe('/profile?oauth=linked&provider=github')
+    expect((await site.request('/login/facebook/unlink', { method: 'POST' })).headers.get('location')).toBe('/profile?oauth=unlinked&provider=facebook')
+  })
+
+  it('lets nobody but the owner read identities, and nobody create or change them over REST', async () => {
+    const { site } = await signIn('github', person())
+    const stranger = await signIn('github', person())
+    const rest = new Browser(t.payload, t.databaseName)
+    rest.cookies.set('payload-token', stranger.site.cookies.get('payload-token')!)
+    const mine = (await site.user())!
+    const list = await (await rest.request(`/api/oauth-identities?where[user][equals]=${mine.id}`)).json()
+    expect(list.docs).toEqual([])
+    const create = await rest.request('/api/oauth-identities', { json: { user: (await stranger.site.user())!.id, provider: 'github', subject: 'forged' } })
+    expect(create.status).toBe(403)
+    const anonymous = await new Browser(t.payload, t.databaseName).request('/api/oauth-identities')
+    expect((await anonymous.json()).docs ?? []).toEqual([])
+  })
+})
+
+describe('provider failures end on the login page with a message, no session, nothing created', () => {
+  it('explains a denial at the provider', async () => {
+    const before = await userCount()
+    const site = new SiteBrowser()
+    const response = await site.request(await toCallback(site, 'github', person(), { decision: 'deny' }))
+    expect(response.headers.get('location')).toBe('/login?oauth_error=denied&provider=github')
+    expect(await site.user()).toBeNull()
+    expect(await userCount()).toBe(before)
+  })
+
+  it('explains an error page of the provider', async () => {
+    plain.misbehave = 'server-error'
+    try {
+      const { location } = await signIn('bitbucket', person())
+      expect(errorOf(location)).toBe('provider')
+    } finally {
+      plain.misbehave = 'none'
+    }
+  })
+
+  it.each([
+    ['hang', 'github', 'timeout'],
+    ['garbage', 'twitter', 'garbage'],
+    ['hang', 'google', 'timeout'],
+    ['garbage', 'gitlab', 'garbage'],
+  ] as const)('a token endpoint that does "%s" (%s) → %s', async (how, provider, code) => {
+    const before = await userCount()
+    const server = (PLAIN as readonly string[]).includes(provider) ? plain : oidc[provider as (typeof OIDC)[number]]
+    const site = new SiteBrowser()
+    const path = await toCallback(site, provider, person())
+    server.misbehave = how
+    try {
+      const response = await site.request(path)
+      expect(errorOf(response.headers.get('location')!)).toBe(code)
+      expect(response.headers.getSetCookie().some((c) => c.startsWith('payload-token='))).toBe(false)
+    } finally {
+      server.misbehave = 'none'
+    }
+    expect(await userCount()).toBe(before)
+  })
+
+  it('calls a callback with neither a code nor an error garbage', async () => {
+    const site = new SiteBrowser()
+    await site.request('/login/github')
+    expect(errorOf((await site.request('/login/github/callback?state=abc&foo=bar')).headers.get('location')!)).toBe('garbage')
+  })
+})
