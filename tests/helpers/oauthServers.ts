@@ -11,7 +11,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 import OAuth2Server, { Request as OAuthRequest, Response as OAuthResponse } from '@node-oauth/oauth2-server'
-import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose'
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWK, type KeyLike } from 'jose'
 import Provider from 'oidc-provider'
 
 export type TestPerson = { sub: string; email?: string; emailVerified?: boolean; name: string; picture?: string; password?: string }
@@ -126,7 +126,7 @@ export async function startOidcServer({
 }
 
 /** Re-signs the ID token with one defect: another issuer, another audience, or a key the issuer never published. */
-async function tamper(answer: Buffer, how: Misbehaviour, jwk: JWK, key: CryptoKey): Promise<Buffer> {
+async function tamper(answer: Buffer, how: Misbehaviour, jwk: JWK, key: KeyLike): Promise<Buffer> {
   if (!['wrong-iss', 'wrong-aud', 'bad-signature'].includes(how)) return answer
   const body = JSON.parse(answer.toString()) as { id_token?: string }
   if (!body.id_token) return answer

@@ -113,3 +113,34 @@ describe('.env', () => {
     }
   })
 })
+
+describe('sign-in providers', () => {
+  const github = { GITHUB_CLIENT_ID: 'id', GITHUB_CLIENT_SECRET: 'secret' }
+
+  it('offers an allowed provider only with both credentials, its callback made absolute from BASE_URL', () => {
+    expect(build({}).oauth.providers).toEqual([])
+    const env = build({ ...github, BASE_URL: 'https://blog.example.test/' })
+    expect(env.oauth.providers).toEqual([expect.objectContaining({ id: 'github', clientId: 'id', redirectUri: 'https://blog.example.test/login/github/callback' })])
+    // Configured but not allowed: not offered.
+    expect(build({ ...github, OAUTH_ALLOWED_PROVIDERS: 'google' }).oauth.providers).toEqual([])
+    expect(build({ OAUTH_ALLOWED_PROVIDERS: 'twitter', TWITTER_CLIENT_ID: 'i', TWITTER_CLIENT_SECRET: 's', TWITTER_REDIRECT: '/login/twitter/callback' }).oauth.providers[0]?.redirectUri).toBe(
+      'http://localhost:3000/login/twitter/callback',
+    )
+  })
+
+  it.each([
+    [{ GITHUB_CLIENT_ID: 'id' }, 'GITHUB_CLIENT_SECRET'],
+    [{ GITHUB_CLIENT_SECRET: 'secret' }, 'GITHUB_CLIENT_ID'],
+    [{ ...github, GITHUB_REDIRECT: 'https://evil.test/login/github/callback' }, 'GITHUB_REDIRECT'],
+    [{ ...github, GITHUB_TOKEN_URL: 'http://tokens.example.test/token' }, 'GITHUB_TOKEN_URL'],
+    [{ OAUTH_ALLOWED_PROVIDERS: 'oidc', OIDC_CLIENT_ID: 'id', OIDC_CLIENT_SECRET: 's' }, 'OIDC_ISSUER'],
+    [{ OAUTH_ALLOWED_PROVIDERS: 'github,microsoft' }, 'OAUTH_ALLOWED_PROVIDERS'],
+  ])('stops the start on %o, naming %s', (extra, variable) => {
+    expect(failure(extra as Record<string, string>)).toContain(variable)
+  })
+
+  it('accepts endpoint overrides over https, or plain http on loopback only', () => {
+    const env = build({ ...github, GITHUB_TOKEN_URL: 'http://127.0.0.1:4567/token', GITHUB_API_URL: 'https://ghe.example.test/api/v3/' })
+    expect(env.oauth.providers[0]).toMatchObject({ tokenUrl: 'http://127.0.0.1:4567/token', apiUrl: 'https://ghe.example.test/api/v3' })
+  })
+})

@@ -11,6 +11,8 @@ import type { Payload, Where } from 'payload'
 
 import { readActiveUsers, type ActiveUsers } from '../../../src/lib/activeUsers'
 import { sitePayload } from '../../../src/lib/sitePayload'
+import { getEnv } from '../../../src/lib/env'
+import { PROVIDERS } from '../../../src/lib/oauth/providers'
 import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../src/payload-types'
 import { searchArticles, SearchQueryError, type SearchResult } from '../../../src/lib/search'
 
@@ -427,4 +429,26 @@ export async function markNotificationsRead(me: User, ids: number[]): Promise<vo
 export async function lastRepliesPage(articleId: number, perPage = 20): Promise<number> {
   const { totalDocs } = await payload().count({ collection: 'replies', where: { article: { equals: articleId } }, ...asPublic })
   return Math.max(1, Math.ceil(totalDocs / perPage))
+}
+
+// ---------------------------------------------------------------------------
+// Sign-in providers (src/lib/oauth): the buttons to show, and the visitor's linked accounts.
+
+/** Providers that are allowed (OAUTH_ALLOWED_PROVIDERS) and configured (client id and secret), in that order. */
+export function signInProviders(): { id: string; label: string }[] {
+  return getEnv().oauth.providers.map((p) => ({ id: p.id, label: PROVIDERS[p.id].label }))
+}
+
+export type LinkedProvider = { provider: string; email?: string | null; createdAt: string }
+
+/** The visitor's linked provider accounts (read as the visitor), and whether the account has a password at all. */
+export async function mySignInMethods(me: User): Promise<{ linked: LinkedProvider[]; hasPassword: boolean }> {
+  const [{ docs }, stored] = await Promise.all([
+    payload().find({ collection: 'oauth-identities', where: { user: { equals: me.id } }, depth: 0, pagination: false, sort: 'createdAt', ...asVisitor(me) }),
+    payload().db.findOne({ collection: 'users', where: { id: { equals: me.id } } }),
+  ])
+  return {
+    linked: docs.map((d) => ({ provider: d.provider, email: d.email, createdAt: d.createdAt })),
+    hasPassword: Boolean((stored as { hash?: string | null } | null)?.hash),
+  }
 }
