@@ -354,11 +354,11 @@ describe('accounts', () => {
     site.cookies.set('payload-token', rest.cookies.get('payload-token')!)
     const me = (await site.user())!
 
-    // A cross-site form cannot start a link.
-    expect((await site.request('/login/gitlab', { method: 'POST', site: 'cross-site' })).status).toBe(403)
+    // Another site cannot start a link.
+    expect((await site.request('/login/gitlab?intent=link', { site: 'cross-site' })).status).toBe(403)
 
     const who = person({ email: `other-address${counter}@example.test` })
-    const start = await site.request('/login/gitlab', { method: 'POST' })
+    const start = await site.request('/login/gitlab?intent=link')
     expect(start.status).toBe(303)
     const back = await throughProvider(start.headers.get('location')!, answersFor(who))
     const done = await site.request(back.slice(BASE.length))
@@ -373,7 +373,7 @@ describe('accounts', () => {
     expect((await other.register(validUser(`second-${email}`))).status).toBe(201)
     const otherSite = new SiteBrowser()
     otherSite.cookies.set('payload-token', other.cookies.get('payload-token')!)
-    const otherStart = await otherSite.request('/login/gitlab', { method: 'POST' })
+    const otherStart = await otherSite.request('/login/gitlab?intent=link')
     const otherBack = await throughProvider(otherStart.headers.get('location')!, answersFor(who))
     expect(errorOf((await otherSite.request(otherBack.slice(BASE.length))).headers.get('location')!)).toBe('identity_taken')
 
@@ -388,6 +388,7 @@ describe('accounts', () => {
     const user = (await site.user())!
     const [identity] = await identitiesOf(user.id as number)
 
+    expect((await site.request('/login/facebook/unlink', { method: 'POST', site: 'cross-site' })).status).toBe(403)
     const refused = await site.request('/login/facebook/unlink', { method: 'POST' })
     expect(errorOf(refused.headers.get('location')!)).toBe('last_method')
 
@@ -403,7 +404,7 @@ describe('accounts', () => {
     expect(await identitiesOf(user.id as number)).toHaveLength(1)
 
     // With a second provider linked, the first may go.
-    const start = await site.request('/login/github', { method: 'POST' })
+    const start = await site.request('/login/github?intent=link')
     const back = await throughProvider(start.headers.get('location')!, answersFor(who))
     expect((await site.request(back.slice(BASE.length))).headers.get('location')).toBe('/profile?oauth=linked&provider=github')
     expect((await site.request('/login/facebook/unlink', { method: 'POST' })).headers.get('location')).toBe('/profile?oauth=unlinked&provider=facebook')

@@ -1,7 +1,7 @@
 /**
  * The three sign-in routes, as plain functions of (payload, request) so the
  * Next.js route handlers stay one line and tests call exactly what they call:
- *   GET  /login/<provider>            start a sign-in (POST: link to the signed-in account)
+ *   GET  /login/<provider>            start a sign-in (?intent=link: link to the signed-in account)
  *   GET  /login/<provider>/callback   finish it: check state, exchange the code, sign in
  *   POST /login/<provider>/unlink     remove a linked provider from the signed-in account
  * Every failure ends on the login (or profile) page with a message code; no
@@ -129,15 +129,20 @@ function strategyRequest(request: Request, browserValue: string | undefined): St
   return { query: Object.fromEntries(url.searchParams), url: url.pathname + url.search, headers: {}, browserValue }
 }
 
-/** GET /login/<provider> (sign in) and POST /login/<provider> (link to the signed-in account). */
+/**
+ * GET /login/<provider> signs in; GET /login/<provider>?intent=link links the provider to the
+ * signed-in account. A link is a plain link, not a form: the site's CSP (`form-action 'self'`)
+ * would stop a form whose answer redirects to the provider. It is honoured only from a page of
+ * this site (Sec-Fetch-Site or Origin), so another site cannot start one.
+ */
 export async function startSignIn(payload: Payload, request: Request, providerId: string): Promise<Response> {
   const flow = flowSettings()
   const settings = configuredProvider(providerId, flow)
   if (!settings) return notFound()
-  const linking = request.method === 'POST'
+  const linking = new URL(request.url).searchParams.get('intent') === 'link'
   let linkUserId: number | undefined
   if (linking) {
-    if (isCrossSite(request, flow.baseUrl)) return new Response('This form was sent from another site.', { status: 403 })
+    if (isCrossSite(request, flow.baseUrl)) return new Response('Start linking from your profile page on this site.', { status: 403 })
     linkUserId = await signedInUserId(payload, request)
     if (!linkUserId) return redirect('/login?next=/profile')
   }
