@@ -13,6 +13,7 @@ import { oneIdentityPerProvider } from './hooks/oneIdentityPerProvider'
  */
 export const OAuthIdentities: CollectionConfig = {
   slug: 'oauth-identities',
+  graphQL: { singularName: 'OAuthIdentity', pluralName: 'OAuthIdentities' },
   admin: {
     useAsTitle: 'provider',
     defaultColumns: ['provider', 'user', 'email', 'createdAt'],

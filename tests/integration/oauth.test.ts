@@ -9,6 +9,7 @@ import { finishSignIn, startSignIn, unlinkProvider } from '../../src/lib/oauth/f
 import { oauthErrorMessage } from '../../src/lib/oauth/messages'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, validUser } from '../helpers/restClient'
+import { graphqlRequest } from './graphql-client'
 import { startOidcServer, startPlainOAuthServer, type OidcServer, type PlainOAuthServer, type TestPerson } from '../helpers/oauthServers'
 
 const BASE = 'http://localhost:3000'
@@ -397,6 +398,12 @@ describe('accounts', () => {
     const restDelete = await rest.request(`/api/oauth-identities/${identity!.id}`, { method: 'DELETE' })
     expect(restDelete.status).toBe(400)
     expect(JSON.stringify(await restDelete.json())).toMatch(/only way to sign in/)
+
+    const asUser = { authorization: `JWT ${site.cookies.get('payload-token')}` }
+    const gqlDelete = await graphqlRequest(t, `mutation { deleteOAuthIdentity(id: ${identity!.id}) { id } }`, asUser)
+    expect(JSON.stringify(gqlDelete.errors)).toMatch(/invalid: provider|only way to sign in/)
+    const gqlCreate = await graphqlRequest(t, `mutation { createOAuthIdentity(data: { user: ${user.id}, provider: "gitlab", subject: "forged" }) { id } }`, asUser)
+    expect(JSON.stringify(gqlCreate.errors)).toMatch(/not allowed|Forbidden/i)
 
     await expect(t.payload.delete({ collection: 'oauth-identities', id: identity!.id, overrideAccess: true })).rejects.toMatchObject({
       data: { errors: [{ path: 'provider', message: expect.stringMatching(/only way to sign in/) }] },
