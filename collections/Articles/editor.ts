@@ -7,6 +7,7 @@
 import {
   BlocksFeature,
   CodeBlock,
+  createServerFeature,
   EXPERIMENTAL_TableFeature,
   FixedToolbarFeature,
   HeadingFeature,
@@ -15,20 +16,52 @@ import {
   type FeatureProviderServer,
 } from '@payloadcms/richtext-lexical'
 
+import { CODE_LANGUAGES } from './hooks/markdownLexical'
+
 /**
- * Code blocks with a language picker. Their source is a plain textarea:
- * Payload's default code field loads Monaco from a CDN, and the admin makes
- * no requests to third parties.
+ * Code blocks with a language picker offering every language the site
+ * highlights (shiki's). The language is stored as text, so a Markdown fence
+ * in a language the picker does not list still converts (and keeps its name)
+ * instead of failing validation. The source is a plain textarea: Payload's
+ * default code field loads Monaco from a CDN, and the admin makes no
+ * requests to third parties.
  */
 function codeBlock() {
-  const block = CodeBlock({ defaultLanguage: 'typescript' })
-  const fields = block.fields.map((field) =>
-    'name' in field && field.name === 'code'
-      ? ({ name: 'code', type: 'textarea', label: 'Code', admin: { rows: 8, className: 'code-block-source' } } as const)
-      : field,
-  )
-  return { ...block, fields }
+  const block = CodeBlock({ defaultLanguage: 'typescript', languages: CODE_LANGUAGES })
+  const fields = block.fields.map((field) => {
+    if (!('name' in field)) return field
+    if (field.name === 'code') return { name: 'code', type: 'textarea', label: 'Code', admin: { rows: 8, className: 'code-block-source' } } as const
+    if (field.name === 'language') return { name: 'language', type: 'text', maxLength: 40, defaultValue: 'typescript', admin: { hidden: true } } as const
+    return field
+  })
+  return { ...block, fields, jsx: fencedCode }
 }
+
+/**
+ * Markdown import and export of code blocks. Payload's converter writes a
+ * one-line block without a language as "```code```" (inline code to every
+ * Markdown reader) and imports a fence without a language as the code
+ * "undefined…"; a block is always a fence here, with its language or none.
+ */
+const fencedCode = {
+  customStartRegex: /^[ \t]*```([\w#+.-]*)(?:[ \t][^`\n]*)?$/,
+  customEndRegex: { optional: true as const, regExp: /^[ \t]*```[ \t]*$/ },
+  doNotTrimChildren: true,
+  export: ({ fields }: { fields: Record<string, unknown> }) => {
+    const code = typeof fields.code === 'string' ? fields.code : ''
+    return '```' + (typeof fields.language === 'string' ? fields.language : '') + '\n' + code + '\n```'
+  },
+  import: ({ children, openMatch }: { children: string; openMatch?: RegExpMatchArray | null }) => ({
+    code: children.replace(/^\n/, '').replace(/\n$/, ''),
+    language: openMatch?.[1] ?? '',
+  }),
+}
+
+/** Ctrl+S commits what the editor shows before saving (src/admin/RichTextSave). */
+const RichTextSaveFeature = createServerFeature({
+  feature: { ClientFeature: '/src/admin/RichTextSave#RichTextSaveFeatureClient' },
+  key: 'richTextSave',
+})
 
 export function articleEditorFeatures({
   defaultFeatures,
@@ -43,6 +76,7 @@ export function articleEditorFeatures({
     BlocksFeature({ blocks: [codeBlock()] }),
     EXPERIMENTAL_TableFeature(),
     FixedToolbarFeature(),
+    RichTextSaveFeature(),
   ]
 }
 

@@ -11,14 +11,21 @@ export const REPLY_MAX_LENGTH = 5000
 
 export const Replies: CollectionConfig = {
   slug: 'replies',
-  admin: { useAsTitle: 'body', defaultColumns: ['body', 'article', 'author', 'createdAt'], group: 'Content' },
+  admin: {
+    useAsTitle: 'body',
+    // Moderation reads the newest first (defaultSort below), with where each reply was left and by whom.
+    defaultColumns: ['body', 'article', 'author', 'createdAt'],
+    listSearchableFields: ['body'],
+    group: 'Content',
+  },
   access: {
     read: repliesOnReadableArticles,
     create: can('replies.create'),
     update: ownsOr('replies.update.any'),
     delete: ownsOr('replies.delete.any'),
   },
-  defaultSort: 'createdAt',
+  // Newest first, in the admin's list and for API reads that name no order (the site's threads ask for oldest first).
+  defaultSort: '-createdAt',
   hooks: {
     beforeValidate: [limitReplyFlood],
     beforeChange: [stampOwner('author', 'replies.update.any'), renderReply],

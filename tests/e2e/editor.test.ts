@@ -92,7 +92,10 @@ describe('the Markdown editor', () => {
     await editor.markdownEditor.and(page.locator('[data-fullscreen="true"]')).waitFor()
     const full = await editor.markdownEditor.boundingBox()
     expect(full).toMatchObject({ x: 0, y: 0, width: 1366, height: 900 })
-    await editor.tool('Full screen').click()
+    // Nothing of the admin covers the toolbar: each button is what a click at its centre hits.
+    for (const name of ['Heading 2', 'Heading 3', 'Bold', 'Exit full screen']) await expect(editor.isTopmost(editor.tool(name))).resolves.toBe(true)
+    await page.screenshot({ path: 'tests/e2e/.artifacts/markdown-fullscreen.png' }).catch(() => {})
+    await editor.tool('Exit full screen').click()
     await editor.markdownEditor.and(page.locator('[data-fullscreen="false"]')).waitFor()
 
     await editor.setStatus('Published')
@@ -128,11 +131,7 @@ describe('the Markdown editor', () => {
 })
 
 describe('the rich-text (HTML) editor', () => {
-  // Skipped: in the session's last runs the rich-text editor did not appear within 90 s after
-  // choosing "HTML (rich text)" on a new article (twice in a row on one tree, once in a clean-clone
-  // CI run), after passing in the full run before. The cause is open (issue 10 asks for it); the
-  // rich-text pipeline itself stays covered by tests/integration/editors.test.ts and the XSS e2e.
-  it('writes a heading, text and a code block with a chosen language, publishes, and the page shows it highlighted', { skip: true }, async () => {
+  it('writes a heading, text and a code block with a chosen language, publishes, and the page shows it highlighted', async () => {
     const page = await loggedInPage()
     const editor = new ArticleEditorPage(page, app.url)
     await editor.create()
@@ -152,12 +151,109 @@ describe('the rich-text (HTML) editor', () => {
     await editor.setStatus('Published')
     const id = await editor.save()
 
+    // Ctrl+S straight after typing in the code block saves what was typed (it used to save the code as it was).
+    const source = page.locator('.code-block-source textarea').first()
+    await source.click()
+    await page.keyboard.press('End')
+    await page.keyboard.type('  # typed just before saving')
+    const saved = editor.articleSaved()
+    await page.keyboard.press('Control+s')
+    const stored = await saved
+    expect(JSON.stringify(stored.content)).toContain('print(\\"hello from lexical\\")  # typed just before saving')
+
     await openPublicArticle(page, id)
     const body = page.locator('article .body')
     await body.locator('h2', { hasText: 'Rich heading' }).waitFor()
     await body.locator('p', { hasText: 'A paragraph of rich text.' }).waitFor()
     await body.locator('pre.shiki.language-python span[style*="--shiki-light"]').first().waitFor()
+    await expect(body.locator('pre.shiki').textContent()).resolves.toContain('# typed just before saving')
     await page.screenshot({ path: 'tests/e2e/.artifacts/rich-text-article.png', fullPage: true }).catch(() => {})
+    await page.close()
+  })
+
+  it('appears even when the server answers for the old format after the switch (the flake of issue 10)', async () => {
+    const page = await loggedInPage()
+    const editor = new ArticleEditorPage(page, app.url)
+    await editor.create()
+    // The title's form-state round trip is held until the format has been chosen, then
+    // answered: an answer computed for Markdown, merged after the switch to rich text.
+    let release!: () => void
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let held!: () => void
+    const wasHeld = new Promise<void>((resolve) => (held = resolve))
+    await page.route(
+      (url) => url.pathname.startsWith('/admin'),
+      async (route) => {
+        const request = route.request()
+        if (request.method() !== 'POST' || !request.postData()?.includes('A title typed first')) return route.fallback()
+        const response = await route.fetch()
+        held()
+        await released
+        await route.fulfill({ response })
+      },
+      { times: 1 },
+    )
+    await editor.setTitle('A title typed first')
+    await wasHeld
+    await editor.clickFormat('HTML (rich text)')
+    release()
+    await editor.richText.waitFor({ timeout: 90_000 })
+    await expect(editor.markdownEditor.count()).resolves.toBe(0)
+    await page.close()
+  })
+
+  it('takes a saved Markdown article with code and an image: switch, convert, save, and the editor shows them', async () => {
+    const page = await loggedInPage()
+    const editor = new ArticleEditorPage(page, app.url)
+    const media = (await (await page.request.get(`${app.url}/api/media?limit=1&depth=0`)).json()).docs[0]
+    await editor.create()
+    await editor.setTitle('Markdown to rich text')
+    await editor.chooseFormat('Markdown')
+    await editor.pasteText(`## Converted heading\n\nSome **bold** text.\n\n\`\`\`python\nprint("converted")\n\`\`\`\n\n![Converted image](/api/media/file/${media.filename})\n`)
+    const id = await editor.save()
+
+    await editor.chooseFormat('HTML (rich text)')
+    const saved = editor.articleSaved()
+    await page.locator('#action-save').click()
+    const stored = await saved
+    expect(stored.format).toBe('html')
+    await expect(page.getByText('The following field is invalid').count()).resolves.toBe(0)
+    // The editor shows the converted body: the heading, the code block with its language, the image as an upload.
+    await editor.richText.locator('h2', { hasText: 'Converted heading' }).waitFor()
+    await page.locator('.payload-richtext-code-block__language-selector-button[data-selected-language="python"]').waitFor()
+    await expect(page.locator('.code-block-source textarea').first().inputValue()).resolves.toBe('print("converted")')
+    await page.locator('.rich-text-lexical .lexical-upload').first().waitFor()
+    await expect(editor.richText.textContent()).resolves.not.toContain('![')
+    await page.screenshot({ path: 'tests/e2e/.artifacts/converted-to-rich-text.png', fullPage: true }).catch(() => {})
+
+    await openPublicArticle(page, id)
+    await page.locator('article .body pre.shiki.language-python').waitFor()
+    await expect(page.locator(`article .body img[src="/api/media/file/${media.filename}"]`).count()).resolves.toBe(1)
+    await page.close()
+  })
+})
+
+describe('the replies list of the admin', () => {
+  it('shows the newest first, with the article and author, and filters by article and author', async () => {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 900 } })
+    const login = new AdminLoginPage(page, app.url)
+    await login.open()
+    await login.logIn('owner@inkwell.test', 'inkwell-demo')
+    await page.waitForURL((url) => url.pathname === '/admin' || url.pathname === '/admin/')
+    await page.goto(`${app.url}/admin/collections/replies`)
+    const headers = page.locator('table thead th')
+    await headers.first().waitFor()
+    const names = (await headers.allTextContents()).map((h) => h.trim())
+    expect(names).toEqual(expect.arrayContaining([expect.stringMatching(/^Article/), expect.stringMatching(/^Author/)]))
+    const newest = (await (await page.request.get(`${app.url}/api/replies?limit=1&sort=-createdAt&depth=0`)).json()).docs[0]
+    await expect(page.locator('table tbody tr').first().textContent()).resolves.toContain(newest.body.slice(0, 20))
+
+    await page.getByRole('button', { name: /Filters/ }).click()
+    await page.getByRole('button', { name: /Add filter/ }).click()
+    await page.locator('.where-builder .condition__field .rs__control').first().click()
+    const options = (await page.locator('.rs__option').allTextContents()).map((o) => o.trim())
+    expect(options).toEqual(expect.arrayContaining(['Article', 'Author']))
+    await page.screenshot({ path: 'tests/e2e/.artifacts/admin-replies-list.png' }).catch(() => {})
     await page.close()
   })
 })

@@ -1,30 +1,61 @@
-import { convertMarkdownToLexical, editorConfigFactory } from '@payloadcms/richtext-lexical'
+import { convertLexicalToMarkdown, convertMarkdownToLexical, editorConfigFactory, type SanitizedServerEditorConfig } from '@payloadcms/richtext-lexical'
 import type { PayloadRequest } from 'payload'
-import TurndownService from 'turndown'
-import { gfm } from 'turndown-plugin-gfm'
 
 import { articleEditorFeatures } from '../editor'
-import { mediaFinder, renderLexical } from './renderLexical'
+import {
+  imageUrls,
+  mediaFilename,
+  prepareMarkdown,
+  siteImageTransformer,
+  tidyImported,
+  uploadIds,
+  withPopulatedUploads,
+  type SiteMedia,
+} from './markdownLexical'
+import { mediaFinder } from './renderLexical'
 
 type Body = { markdown?: string | null; content?: unknown }
+type EditorState = Parameters<typeof tidyImported>[0]
 
-function turndown(): TurndownService {
-  const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' })
-  service.use(gfm)
-  return service
+let editorConfig: Promise<SanitizedServerEditorConfig> | undefined
+
+/** The articles' rich-text editor config (features and their Markdown transformers), built once. */
+function articleEditorConfig(req: PayloadRequest): Promise<SanitizedServerEditorConfig> {
+  editorConfig ??= editorConfigFactory.fromFeatures({ config: req.payload.config, features: articleEditorFeatures })
+  return editorConfig
 }
 
-/** HTML → Markdown with turndown (GFM tables and strikethrough; fenced code keeps its language class). */
-export function htmlToMarkdown(html: string): string {
-  return turndown().turndown(html)
+/** The site's media files a Markdown body shows, by file name, read with the editor's own access. */
+async function siteMediaOf(markdown: string, req: PayloadRequest): Promise<Map<string, SiteMedia>> {
+  const serverURL = req.payload.config.serverURL
+  const names = [...new Set(imageUrls(markdown).map((url) => mediaFilename(url, serverURL)))].filter((n): n is string => !!n)
+  if (!names.length) return new Map()
+  const { docs } = await req.payload.find({ collection: 'media', where: { filename: { in: names } }, limit: names.length, depth: 0, req })
+  return new Map(docs.map((doc) => [doc.filename!, doc]))
 }
-
-let editorConfig: ReturnType<typeof editorConfigFactory.fromFeatures> | undefined
 
 /** Markdown → the rich-text editor's JSON, with Payload's own converter and the articles' editor features. */
 export async function markdownToLexical(markdown: string, req: PayloadRequest) {
-  editorConfig ??= editorConfigFactory.fromFeatures({ config: req.payload.config, features: articleEditorFeatures })
-  return convertMarkdownToLexical({ editorConfig: await editorConfig, markdown })
+  const config = await articleEditorConfig(req)
+  const serverURL = req.payload.config.serverURL
+  const media = await siteMediaOf(markdown, req)
+  const isSiteImage = (url: string) => media.has(mediaFilename(url, serverURL) ?? '')
+  const withSiteImages: SanitizedServerEditorConfig = {
+    ...config,
+    features: { ...config.features, markdownTransformers: [siteImageTransformer(media, serverURL), ...config.features.markdownTransformers] },
+  }
+  const state = convertMarkdownToLexical({ editorConfig: withSiteImages, markdown: prepareMarkdown(markdown, isSiteImage) })
+  return tidyImported(state as unknown as EditorState)
+}
+
+/** The rich-text editor's JSON → Markdown, with Payload's own converter; images of the site's media as `![alt](/api/media/file/…)`. */
+export async function lexicalToMarkdown(content: unknown, req: PayloadRequest): Promise<string> {
+  const state = content as EditorState | null | undefined
+  if (!state?.root) return ''
+  const ids = uploadIds(state)
+  const media = new Map((ids.length ? await mediaFinder(req)(ids) : []).map((doc) => [String(doc.id), doc as SiteMedia]))
+  const markdown = convertLexicalToMarkdown({ data: withPopulatedUploads(state, media) as never, editorConfig: await articleEditorConfig(req) })
+  return markdown.trim() ? markdown + '\n' : ''
 }
 
 /**
@@ -46,6 +77,6 @@ export async function convertBody({
     const markdown = data.markdown ?? originalDoc.markdown ?? ''
     return markdown.trim() ? { content: await markdownToLexical(markdown, req) } : {}
   }
-  const html = await renderLexical(data.content ?? originalDoc.content, mediaFinder(req))
-  return html.trim() ? { markdown: htmlToMarkdown(html) } : {}
+  const markdown = await lexicalToMarkdown(data.content ?? originalDoc.content, req)
+  return markdown ? { markdown } : {}
 }

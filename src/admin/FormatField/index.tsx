@@ -4,8 +4,20 @@
  * already has a body asks first, because saving converts the body into the
  * other format (the old body stays stored in its own field).
  */
-import { ConfirmationModal, FieldDescription, FieldLabel, useDocumentInfo, useField, useFormFields, useModal } from '@payloadcms/ui'
+import {
+  ConfirmationModal,
+  FieldDescription,
+  FieldLabel,
+  useDocumentInfo,
+  useField,
+  useForm,
+  useFormFields,
+  useModal,
+  useOperation,
+  useServerFunctions,
+} from '@payloadcms/ui'
 import type { SelectFieldClientComponent } from 'payload'
+import { deepCopyObjectSimpleWithoutReactComponents } from 'payload/shared'
 import React, { useEffect, useState } from 'react'
 
 type Format = 'markdown' | 'html'
@@ -16,6 +28,59 @@ const MODAL_SLUG = 'confirm-format-switch'
 function hasLexicalText(content: unknown): boolean {
   const root = (content as { root?: { children?: unknown[] } } | null)?.root
   return JSON.stringify(root?.children ?? []).includes('"text":"') || JSON.stringify(root?.children ?? []).includes('"type":"upload"')
+}
+
+// Longer than Payload's own 250 ms debounce, so its request normally answers first and this one is never sent.
+const RECHECK_AFTER_MS = 750
+
+/**
+ * Keeps the body field on screen in step with the chosen format.
+ *
+ * Why: Payload evaluates `admin.condition` only on the server, during its
+ * form-state round trip, and renders the rich-text editor there too. A round
+ * trip that began before the format was chosen (the one the title's typing
+ * starts, say) answers for the old format; merging that answer also records
+ * the form as sent, so the new format is never sent and the rich-text editor
+ * never appears (issue 10: the browser test failed about two runs in three on
+ * a busy machine). When the form's latest answer still shows the other
+ * format's body, this asks the server again with the current form.
+ */
+function useBodyFollowsFormat(format: Format) {
+  const richTextShown = useFormFields(([fields]) => fields.content?.passesCondition !== false)
+  const markdownShown = useFormFields(([fields]) => fields.markdown?.passesCondition !== false)
+  const { getFields, dispatchFields } = useForm()
+  const { getFormState } = useServerFunctions()
+  const { id, collectionSlug, docPermissions, getDocPreferences } = useDocumentInfo()
+  const operation = useOperation()
+  const inStep = format === 'html' ? richTextShown && !markdownShown : markdownShown && !richTextShown
+
+  useEffect(() => {
+    if (inStep || !collectionSlug) return
+    const controller = new AbortController()
+    const recheck = async () => {
+      const result = await getFormState({
+        id,
+        collectionSlug,
+        docPermissions,
+        docPreferences: await getDocPreferences(),
+        formState: deepCopyObjectSimpleWithoutReactComponents(getFields(), { excludeFiles: true }),
+        operation,
+        schemaPath: collectionSlug,
+        renderAllFields: false,
+        skipValidation: true,
+        signal: controller.signal,
+      })
+      if (result?.state && !controller.signal.aborted) {
+        dispatchFields({ type: 'MERGE_SERVER_STATE', serverState: result.state, prevStateRef: { current: {} } })
+      }
+    }
+    // An aborted or failed recheck changes nothing: Payload's next round trip still applies.
+    const timer = setTimeout(() => void recheck().catch(() => {}), RECHECK_AFTER_MS)
+    return () => {
+      clearTimeout(timer)
+      controller.abort()
+    }
+  }, [inStep, id, collectionSlug, docPermissions, getDocPreferences, getFields, getFormState, dispatchFields, operation])
 }
 
 export const FormatField: SelectFieldClientComponent = ({ field, path }) => {
@@ -32,6 +97,7 @@ export const FormatField: SelectFieldClientComponent = ({ field, path }) => {
   useEffect(() => setLive(true), [])
 
   const current: Format = value === 'html' ? 'html' : 'markdown'
+  useBodyFollowsFormat(current)
   const hasBody = current === 'markdown' ? !!markdown?.trim() : hasLexicalText(content)
 
   const choose = (next: Format) => {

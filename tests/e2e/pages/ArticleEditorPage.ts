@@ -19,19 +19,26 @@ export class ArticleEditorPage {
     await this.page.locator('#field-title').fill(title)
   }
 
+  /**
+   * Chooses the body's format; on an article that has a body, confirms the
+   * switch ("Switch and convert"). Waits for the chosen format's editor.
+   */
   async chooseFormat(label: 'Markdown' | 'HTML (rich text)') {
+    await this.clickFormat(label)
+    const confirm = this.page.getByRole('button', { name: 'Switch and convert' })
+    const editor = label === 'Markdown' ? this.source : this.richText
+    // The rich-text editor's bundle is large: a loaded machine takes a while to fetch and run it.
+    await Promise.race([confirm.waitFor({ timeout: 90_000 }).then(() => confirm.click()), editor.waitFor({ timeout: 90_000 })])
+    await editor.waitFor({ timeout: 90_000 })
+  }
+
+  /** Clicks a format's radio once the field is interactive; waits for nothing else. */
+  async clickFormat(label: 'Markdown' | 'HTML (rich text)') {
     // The field is server-rendered before React hydrates it; a radio clicked before
-    // then flips natively but never reaches the form state, so the other editor
-    // never appears. An editor elsewhere on the page being live does not prove
-    // this field is (React hydrates boundaries separately): wait for the field's own mark.
+    // then flips natively but never reaches the form state: wait for the field's own mark.
     await this.page.locator('.format-field[data-live="true"]').waitFor()
-    // Typing the title starts a form-state round trip to the server; a format chosen
-    // while it is in flight can be overwritten when its answer is merged. Let it settle.
-    await this.page.waitForLoadState('networkidle')
     const radio = this.page.getByRole('radio', { name: label })
     if (!(await radio.isChecked())) await radio.check()
-    // The rich-text editor's bundle is large: give a loaded machine time to fetch and run it.
-    await (label === 'Markdown' ? this.source : this.richText).waitFor({ timeout: 90_000 })
   }
 
   // --- Markdown editor ---------------------------------------------------------
@@ -85,6 +92,15 @@ export class ArticleEditorPage {
     }, file)
   }
 
+  /** Whether a click at the element's centre would reach it (nothing of the page lies on top). */
+  async isTopmost(locator: Locator): Promise<boolean> {
+    return locator.evaluate((el) => {
+      const box = el.getBoundingClientRect()
+      const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2)
+      return !!hit && (hit === el || el.contains(hit))
+    })
+  }
+
   async sourceText(): Promise<string> {
     return this.source.evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'))
   }
@@ -97,9 +113,21 @@ export class ArticleEditorPage {
 
   /** Saves and returns the article's id from the edit URL. */
   async save(): Promise<number> {
+    const saved = this.articleSaved()
     await this.page.locator('#action-save').click()
+    await saved
     await this.page.waitForURL(/\/admin\/collections\/articles\/\d+/)
     return Number(/articles\/(\d+)/.exec(this.page.url())![1])
+  }
+
+  /** The next successful save of an article (POST or PATCH to /api/articles), resolved with the stored article. */
+  async articleSaved(): Promise<{ id: number; content: unknown; markdown: string | null; format: string }> {
+    const response = await this.page.waitForResponse(
+      (r) => /\/api\/articles(\/\d+)?(\?|$)/.test(new URL(r.url()).pathname + new URL(r.url()).search) && ['POST', 'PATCH'].includes(r.request().method()),
+    )
+    const body = await response.json()
+    if (!response.ok()) throw new Error(`Save failed (${response.status()}): ${JSON.stringify(body)}`)
+    return body.doc
   }
 
   // --- Rich-text editor ----------------------------------------------------------------

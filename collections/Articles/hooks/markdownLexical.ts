@@ -1,0 +1,173 @@
+/**
+ * What Payload's own Markdown ⇄ Lexical converters need around them to carry
+ * an Inkwell article across intact:
+ *  - images that are the site's own media become upload nodes (Payload only
+ *    imports its `![media:12]()` placeholder), and upload nodes export as
+ *    `![alt](/api/media/file/…)`;
+ *  - `~~~` fences become backtick fences (the code block's transformer knows
+ *    only those);
+ *  - table cells lose the padding spaces GFM tables put around their text.
+ * The conversion itself is Payload's (convertMarkdownToLexical /
+ * convertLexicalToMarkdown with the articles' editor features).
+ */
+import { UploadServerNode } from '@payloadcms/richtext-lexical'
+import type { ElementTransformer } from '@payloadcms/richtext-lexical/lexical/markdown'
+import MarkdownIt from 'markdown-it'
+import { bundledLanguagesInfo } from 'shiki'
+
+export type SiteMedia = { id: number | string; url?: string | null; alt?: string | null; filename?: string | null; mimeType?: string | null }
+
+type JsonNode = {
+  type?: string
+  text?: string
+  children?: JsonNode[]
+  fields?: Record<string, unknown>
+  relationTo?: string
+  value?: unknown
+}
+
+const MEDIA_PATH = '/api/media/file/'
+
+/** The media file name a Markdown image URL points at, when it is the site's own (by path or by full URL). */
+export function mediaFilename(url: string, serverURL: string): string | undefined {
+  const path = serverURL && url.startsWith(serverURL + '/') ? url.slice(serverURL.length) : url
+  if (!path.startsWith(MEDIA_PATH)) return undefined
+  const name = path.slice(MEDIA_PATH.length).split(/[?#]/)[0]!
+  try {
+    return decodeURIComponent(name) || undefined
+  } catch {
+    return undefined
+  }
+}
+
+// `![alt](url)` or `![alt](url "title")`, alone on its line (an upload is a block).
+const IMAGE_LINE = /^!\[([^\]\n]*)\]\((\S+?)(?:\s+"[^"\n]*")?\)$/
+// The same image anywhere in a line, to move site images onto lines of their own.
+const INLINE_IMAGE = /!\[[^\]\n]*\]\(\S+?(?:\s+"[^"\n]*")?\)/g
+
+/** Image URLs of the document, read with a real Markdown parser (code spans and fences are not images). */
+export function imageUrls(markdown: string): string[] {
+  const urls: string[] = []
+  const visit = (tokens: ReturnType<typeof parser.parse>) => {
+    for (const token of tokens) {
+      if (token.type === 'image') urls.push(String(token.attrGet('src') ?? ''))
+      if (token.children) visit(token.children)
+    }
+  }
+  visit(parser.parse(markdown, {}))
+  return urls.filter(Boolean)
+}
+
+const parser = new MarkdownIt()
+
+/**
+ * Rewrites the source line by line outside code fences: `~~~` fences become
+ * backtick fences, and site images that share a line with text are put on
+ * lines of their own, so the upload transformer sees them.
+ */
+export function prepareMarkdown(markdown: string, isSiteImage: (url: string) => boolean): string {
+  const lines = markdown.split('\n')
+  const fenceLines = new Set<number>()
+  for (const token of parser.parse(markdown, {})) {
+    if (token.type !== 'fence' || !token.map) continue
+    const [start, end] = token.map
+    for (let i = start; i < end; i++) fenceLines.add(i)
+    if (token.markup.startsWith('~') && !token.content.includes('```')) {
+      lines[start] = lines[start]!.replace(token.markup, '```')
+      const last = end - 1
+      if (last > start && lines[last]!.trim().startsWith(token.markup)) lines[last] = lines[last]!.replace(token.markup, '```')
+    }
+  }
+  return lines
+    .map((line, i) => {
+      if (fenceLines.has(i) || IMAGE_LINE.test(line.trim())) return line
+      return line.replace(INLINE_IMAGE, (image) => {
+        const url = /\]\((\S+?)[\s)]/.exec(image)?.[1] ?? ''
+        return isSiteImage(url) ? `\n\n${image}\n\n` : image
+      })
+    })
+    .join('\n')
+}
+
+/** Imports `![alt](url)` lines whose URL is one of the site's media files as upload nodes, keeping the alt text. */
+export function siteImageTransformer(mediaByFilename: Map<string, SiteMedia>, serverURL: string): ElementTransformer {
+  return {
+    type: 'element',
+    dependencies: [UploadServerNode],
+    export: () => null, // Payload's UploadMarkdownTransformer exports uploads whose value is populated.
+    regExp: IMAGE_LINE,
+    replace: (parentNode, _children, match, isImport) => {
+      const media = isImport ? mediaByFilename.get(mediaFilename(match[2] ?? '', serverURL) ?? '') : undefined
+      if (!media) return false
+      const alt = match[1]?.trim()
+      const node = UploadServerNode.importJSON({
+        type: 'upload',
+        version: 3,
+        format: '',
+        relationTo: 'media',
+        value: media.id,
+        fields: alt && alt !== media.alt ? { alt } : {},
+      } as never)
+      parentNode.replace(node)
+      return true
+    },
+  }
+}
+
+/**
+ * The language picker's choices: every language the site highlights, under
+ * shiki's names and its aliases (`js`, `sh`, …), so a fence keeps the name
+ * its writer gave it when it becomes a code block and back.
+ */
+export const CODE_LANGUAGES: Record<string, string> = Object.fromEntries([
+  ['plaintext', 'Plain text'],
+  ...bundledLanguagesInfo.flatMap((info) => [
+    [info.id, info.name],
+    ...(info.aliases ?? []).map((alias) => [alias, `${info.name} (${alias})`]),
+  ]),
+])
+
+function* walk(nodes: JsonNode[] | undefined, parent?: JsonNode): Generator<[JsonNode, JsonNode | undefined]> {
+  for (const node of nodes ?? []) {
+    yield [node, parent]
+    yield* walk(node.children, node)
+  }
+}
+
+/** After import: table cells without the padding spaces GFM puts around their text. */
+export function tidyImported<T extends { root: JsonNode }>(state: T): T {
+  const cells = new Set<JsonNode>()
+  for (const [node, parent] of walk(state.root.children)) {
+    if (node.type === 'tablecell') cells.add(node)
+    if (node.type === 'paragraph' && parent && cells.has(parent)) {
+      const texts = (node.children ?? []).filter((c) => c.type === 'text')
+      if (texts[0]?.text) texts[0].text = texts[0].text.trimStart()
+      const last = texts[texts.length - 1]
+      if (last?.text) last.text = last.text.trimEnd()
+    }
+  }
+  return state
+}
+
+/** Upload node values replaced by their media documents, so Payload's exporter can write `![alt](url)`. */
+export function withPopulatedUploads<T extends { root: JsonNode }>(state: T, media: Map<string, SiteMedia>): T {
+  const copy = structuredClone(state)
+  for (const [node] of walk(copy.root.children)) {
+    if (node.type !== 'upload' || node.relationTo !== 'media') continue
+    const id = node.value && typeof node.value === 'object' ? (node.value as SiteMedia).id : node.value
+    const doc = media.get(String(id))
+    if (doc?.url) node.value = doc
+  }
+  return copy
+}
+
+/** Media ids of the upload nodes in a rich-text state. */
+export function uploadIds(state: { root: JsonNode }): (number | string)[] {
+  const ids = new Set<number | string>()
+  for (const [node] of walk(state.root.children)) {
+    if (node.type !== 'upload' || node.relationTo !== 'media') continue
+    const id = node.value && typeof node.value === 'object' ? (node.value as SiteMedia).id : node.value
+    if (typeof id === 'number' || typeof id === 'string') ids.add(id)
+  }
+  return [...ids]
+}

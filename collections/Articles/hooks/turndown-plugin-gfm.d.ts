@@ -1,7 +1,0 @@
-// turndown-plugin-gfm ships no types; it exports turndown plugins.
-declare module 'turndown-plugin-gfm' {
-  import type TurndownService from 'turndown'
-  export const gfm: TurndownService.Plugin
-  export const tables: TurndownService.Plugin
-  export const strikethrough: TurndownService.Plugin
-}
