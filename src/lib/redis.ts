@@ -32,6 +32,20 @@ export function connectRedis({ url, timeoutMs, log }: RedisOptions): Redis {
   return redis
 }
 
+/** Resolves once the connection is ready (for one-off work such as a sync), or rejects after `ms`. */
+export async function whenReady(redis: Redis, ms: number): Promise<Redis> {
+  if (redis.status === 'ready') return redis
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms / 1000} s`)), ms)
+    timer.unref()
+    redis.once('ready', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
+  return redis
+}
+
 /** `promise`, or `fallback` once `ms` have passed: for reads on a request's path. */
 export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined

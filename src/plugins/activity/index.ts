@@ -16,7 +16,7 @@ import { announceInvalidation } from '../../lib/cacheBus'
 import { dayIn } from '../../lib/day'
 import { installLastActive, lastActiveTime, LastActiveRecorder, postgresActivitySink, redisActivitySink, syncLastActiveToDatabase } from '../../lib/lastActive'
 import { poolOf } from '../../lib/pool'
-import { connectRedis } from '../../lib/redis'
+import { connectRedis, whenReady } from '../../lib/redis'
 import { BatchedViewCounter, installViewCounter, postgresViewWriter, redisViewSink, syncViewsToDatabase } from '../../lib/views'
 import { publishScheduled } from './publishScheduled'
 
@@ -29,12 +29,7 @@ function schedules(options: ActivityOptions): BlogSchedule[] {
   const withSyncRedis = async <T>(payload: Payload, work: (redis: ReturnType<typeof connectRedis>) => Promise<T>): Promise<T> => {
     const redis = connectRedis({ url: options.redisUrl!, timeoutMs: SYNC_TIMEOUT_MS, log: (m) => payload.logger.warn(m) })
     try {
-      await redis.ping().catch(async () => {
-        await new Promise((resolve, reject) => {
-          redis.once('ready', resolve)
-          setTimeout(() => reject(new Error('Redis did not answer within 30 s; nothing was synced')), SYNC_TIMEOUT_MS).unref()
-        })
-      })
+      await whenReady(redis, SYNC_TIMEOUT_MS)
       return await work(redis)
     } finally {
       redis.disconnect()
