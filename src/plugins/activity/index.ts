@@ -145,13 +145,29 @@ function withLastActiveShown(collection: CollectionConfig): CollectionConfig {
   return { ...collection, fields }
 }
 
+/** Articles: "Scheduled for …" in the edit view's sidebar and in the list's status column. */
+function withScheduledNotice(collection: CollectionConfig): CollectionConfig {
+  if (collection.slug !== 'articles') return collection
+  const fields = collection.fields.flatMap((field): Field[] => {
+    if (!('name' in field)) return [field]
+    if (field.name === 'status' && field.type === 'select') {
+      return [{ ...field, admin: { ...field.admin, components: { ...field.admin?.components, Cell: '/src/admin/ScheduledNotice#StatusCell' } } }]
+    }
+    if (field.name === 'publishedAt') {
+      return [field, { name: 'scheduledNotice', type: 'ui', admin: { position: 'sidebar', components: { Field: '/src/admin/ScheduledNotice#ScheduledNotice' } } }]
+    }
+    return [field]
+  })
+  return { ...collection, fields }
+}
+
 export const activityPlugin =
   (options: ActivityOptions): Plugin =>
   (config: Config): Config => {
     const withSchedules = addSchedules(config, schedules(options))
     return {
       ...withSchedules,
-      collections: (withSchedules.collections ?? []).map(withLastActiveShown),
+      collections: (withSchedules.collections ?? []).map(withLastActiveShown).map(withScheduledNotice),
       onInit: async (payload) => {
         await withSchedules.onInit?.(payload)
         const stop = startActivity(payload, options)
