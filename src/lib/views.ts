@@ -79,6 +79,7 @@ export class BatchedViewCounter implements ViewCounter {
   private unsent: ViewBatch[] = []
   private pendingCount = 0
   private flushing: Promise<void> = Promise.resolve()
+  private queued: Promise<void> | undefined
   private timer: NodeJS.Timeout
   private sink: ViewSink
 
@@ -103,7 +104,7 @@ export class BatchedViewCounter implements ViewCounter {
     if (!counts) this.pendingHits.set(day, (counts = new Map()))
     counts.set(articleId, (counts.get(articleId) ?? 0) + 1)
     this.totals.set(articleId, (this.totals.get(articleId) ?? 0) + 1)
-    if (++this.pendingCount >= (this.options.maxPending ?? 5_000)) void this.flush()
+    if (++this.pendingCount >= (this.options.maxPending ?? 5_000) && !this.queued) void this.flush()
   }
 
   total(articleId: number): number {
@@ -123,26 +124,44 @@ export class BatchedViewCounter implements ViewCounter {
     return this.sink.unsynced?.(articleIds) ?? Promise.resolve(new Map())
   }
 
-  /** Flushes run one at a time; hits arriving meanwhile wait for the next one. */
+  /**
+   * Flushes run one at a time; hits arriving meanwhile wait for the next one.
+   * Calls made while one is already waiting to start share it, so a stream of
+   * hits during an outage queues one flush, not one per hit.
+   */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.flushOnce())
-    return this.flushing
+    if (!this.queued) {
+      this.queued = this.flushing.then(() => {
+        this.queued = undefined
+        return this.flushOnce()
+      })
+      this.flushing = this.queued
+    }
+    return this.queued
   }
 
   private async flushOnce(): Promise<void> {
+    // Older batches first, unchanged; new hits become a batch only once they are all written,
+    // so an outage holds one batch per day plus the running counts, not a batch per attempt.
+    if (!(await this.writeUnsent())) return
     for (const [day, counts] of this.pendingHits) this.unsent.push({ id: randomUUID(), day, counts })
     this.pendingHits = new Map()
     this.pendingCount = 0
+    await this.writeUnsent()
+  }
+
+  private async writeUnsent(): Promise<boolean> {
     while (this.unsent.length > 0) {
       try {
         await this.sink.write(this.unsent[0]!)
       } catch (error) {
         // Kept as it is, id included: the next flush retries it, and a sink that did apply it ignores the retry.
         this.options.onError?.(error)
-        return
+        return false
       }
       this.unsent.shift()
     }
+    return true
   }
 
   async stop(): Promise<void> {
