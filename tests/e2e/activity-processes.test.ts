@@ -100,16 +100,16 @@ describe('two web processes and the workers on one database', () => {
     const [article] = (await api(webB, '/api/articles?limit=1&sort=-publishedAt')).body.docs
     const reply = await api(webA, '/api/replies', { json: { article: article.id, body: 'Written while a worker dies' }, token: reader })
     expect(reply.status).toBe(201)
-    await waitUntil(async () => inbox.held.length === 1, { what: 'the first worker to be mid-send', timeoutMs: 60_000 })
+    await waitUntil(async () => inbox.held.length === 1, { what: 'the first worker to be mid-send', timeoutMs: 120_000 })
     await startWorker()
     killGroup(first)
     hold = false
-    await waitUntil(async () => inbox.messages.some((m) => m.text?.includes('Written while a worker dies')), { what: 'the mail from the other worker', timeoutMs: 60_000 })
+    await waitUntil(async () => inbox.messages.some((m) => m.text?.includes('Written while a worker dies')), { what: 'the mail from the other worker', timeoutMs: 180_000 })
     const { rows } = await db.query(`select state from pgboss.job where singleton_key = $1`, [`reply:${reply.body.doc.id}`])
     expect(rows.map((r) => r.state)).toEqual(['completed'])
     // Two workers again for what follows.
     await startWorker()
-  })
+  }, 480_000) // three worker boots on a machine shared with other test runs
 
   it('purges a page cached by one web process when the other one changes it', async () => {
     const owner = await token(webA, 'owner@inkwell.test')
@@ -164,7 +164,7 @@ describe('two web processes and the workers on one database', () => {
         [since],
       )
       return rows.filter((r) => r.done).length >= 2 && rows
-    }, { what: 'two occurrences of publish-scheduled', timeoutMs: 180_000, everyMs: 2_000 })
+    }, { what: 'two occurrences of publish-scheduled', timeoutMs: 240_000, everyMs: 2_000 })
     for (const run of runs) expect(run.jobs).toBe(1)
 
     // A per-minute system cron on both web hosts, for the same minute, at the same moment.
@@ -181,5 +181,5 @@ describe('two web processes and the workers on one database', () => {
     expect(counts[0]![2] + counts[1]![2]).toBe(due)
     const { rows } = await db.query(`select count(*)::int as n from schedule_runs where due_at = $1`, [at])
     expect(rows[0].n).toBe(due)
-  })
+  }, 480_000) // two whole minutes of cron, then two CLI boots
 })
