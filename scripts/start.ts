@@ -4,8 +4,7 @@
  * demo content into an empty development database, then serves.
  */
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
-import { poolOf } from '../src/lib/pool'
-import { BatchedViewCounter, installViewCounter, postgresViewWriter } from '../src/lib/views'
+import { viewCounterOf } from '../src/lib/views'
 import { buildIfStale } from '../src/lib/build'
 import { seedDemo } from '../src/seed'
 import { startWebServer } from '../src/server'
@@ -24,11 +23,8 @@ if (env.seedOnStart && (await payload.count({ collection: 'users', overrideAcces
   await seedDemo(payload, { password: env.seedPassword, log })
   seeded = true
 }
-const views = new BatchedViewCounter(postgresViewWriter(poolOf(payload)!), {
-  onError: (error) => payload.logger.warn(`view counts not flushed yet, will retry: ${(error as Error).message}`),
-})
-installViewCounter(views)
-const web = await startWebServer(env, { log, views })
+// The activity plugin made the counter (Redis or PostgreSQL); the render cache counts the views it serves.
+const web = await startWebServer(env, { log, views: viewCounterOf(payload) })
 
 log(`
   Inkwell is running (${((Date.now() - started) / 1000).toFixed(1)} s)
@@ -56,8 +52,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 15_000)
   force.unref()
   await web.close()
-  await views.stop() // the last views reach the database before it closes
-  await closePayload(payload) // the jobs plugin lets in-flight jobs finish or return to the queue
+  await closePayload(payload) // the last views reach the database; in-flight jobs finish or return to the queue
   await database.stop().catch(() => {})
   process.exit(0)
 }

@@ -2,11 +2,20 @@ import type { Access, Where } from 'payload'
 
 import { hasPermission } from '../../src/access'
 
-const published: Where = { status: { equals: 'published' } }
+/**
+ * Public: published, and its publish time has come. An article published
+ * with a future time is scheduled: invisible to the public (its page, lists,
+ * feeds, sitemap, counts, search, REST and GraphQL) until then, and visible
+ * from then on without anyone saving it again (`publish-scheduled` only
+ * purges the render cache). Built per request: "now" is the request's time.
+ */
+export function publicNow(now = new Date()): Where {
+  return { and: [{ status: { equals: 'published' } }, { publishedAt: { less_than_equal: now.toISOString() } }] }
+}
 
-/** Everyone reads published articles; authors also their own drafts; holders of the permission everything. */
+/** Everyone reads public articles; authors also their own drafts and scheduled ones; holders of the permission everything. */
 export const publishedOrOwn: Access = async ({ req }) => {
-  if (!req.user) return published
+  if (!req.user) return publicNow()
   if (await hasPermission(req, 'articles.read.any')) return true
-  return { or: [published, { author: { equals: req.user.id } }] }
+  return { or: [publicNow(), { author: { equals: req.user.id } }] }
 }

@@ -3,7 +3,10 @@ import type { Access, Validate, Where } from 'payload'
 import { hasPermission } from '../../src/access'
 import { relationId } from '../../src/lib/relationId'
 
-const onPublishedArticle: Where = { 'article.status': { equals: 'published' } }
+/** The article is public: published and its publish time has come (not scheduled). */
+const onPublishedArticle = (): Where => ({
+  and: [{ 'article.status': { equals: 'published' } }, { 'article.publishedAt': { less_than_equal: new Date().toISOString() } }],
+})
 
 /**
  * Replies are public where their article is: a reply to an article that is
@@ -11,7 +14,7 @@ const onPublishedArticle: Where = { 'article.status': { equals: 'published' } }
  * every article.
  */
 export const repliesOnReadableArticles: Access = async ({ req }) =>
-  (req.user && (await hasPermission(req, 'articles.read.any'))) || onPublishedArticle
+  (req.user && (await hasPermission(req, 'articles.read.any'))) || onPublishedArticle()
 
 /**
  * A reply goes only to an article its writer can read and that is published:
@@ -25,7 +28,7 @@ export const replyableArticle: Validate = async (value, { req, operation, previo
   if (operation !== 'create' && id === relationId(previousValue)) return true
   const { totalDocs } = await req.payload.count({
     collection: 'articles',
-    where: { and: [{ id: { equals: id } }, { status: { equals: 'published' } }] },
+    where: { and: [{ id: { equals: id } }, { status: { equals: 'published' } }, { publishedAt: { less_than_equal: new Date().toISOString() } }] },
     overrideAccess: false,
     user: req.user,
     req,

@@ -10,7 +10,7 @@
 import { EventEmitter } from 'node:events'
 
 import pg from 'pg'
-import type { PayloadRequest } from 'payload'
+import type { Payload, PayloadRequest } from 'payload'
 
 import { sql } from '@payloadcms/db-postgres'
 
@@ -87,4 +87,14 @@ export async function listenForInvalidations(
       await client?.end().catch(() => {})
     },
   }
+}
+
+/**
+ * Announce from outside a request (a scheduled job): now in this process,
+ * and at once to every listening process (there is no transaction to wait for).
+ */
+export async function announceInvalidation(payload: Payload, tags: string[]): Promise<void> {
+  if (tags.length === 0) return
+  invalidateLocally(tags)
+  await payload.db.drizzle.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${tags.join(',')})`)
 }

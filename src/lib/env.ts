@@ -124,6 +124,9 @@ const schema = z.object({
   GRAPHQL_MAX_DEPTH: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100).default(8)),
   GRAPHQL_MAX_ALIASES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(1000).default(15)),
   GRAPHQL_MAX_COMPLEXITY: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).default(500)),
+  // Activity (views, last-active times): Redis key prefix, and how long a page or flush waits on Redis.
+  REDIS_KEY_PREFIX: z.preprocess(emptyToUndefined, z.string().max(100).default('inkwell:')),
+  REDIS_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(10).max(10_000).default(200)),
   EXTERNAL_LINK_REL: z.preprocess(
     (v) => (emptyToUndefined(v) === undefined ? 'noopener noreferrer nofollow' : String(v).trim().toLowerCase().replace(/\s+/g, ' ')),
     z
@@ -279,6 +282,8 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     embeddedDatabase,
     embeddedPgPort: e.EMBEDDED_PG_PORT,
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    redisTimeoutMs: e.REDIS_TIMEOUT_MS,
     payloadSecret: e.PAYLOAD_SECRET ?? (building ? 'build-time-placeholder-secret' : developmentSecret(dataDir)),
     // Schema push is a development/test convenience; production runs committed migrations.
     dbPush: !production && e.DB_PUSH,

@@ -1,10 +1,26 @@
+import { randomUUID } from 'node:crypto'
+
 import { isbot } from 'isbot'
+import type { Redis } from 'ioredis'
+import type { Payload } from 'payload'
+
+import { dayIn } from './day'
+import { BEGIN_SYNC_LUA, dayOfInflight, keysOf, readInflight, within } from './redis'
 
 /**
- * Article view counting without a database write per view: hits are counted
- * in memory and flushed in batches (every few seconds, or sooner under load,
- * and on shutdown). A failed flush keeps its hits for the next one, so no
- * view is lost. The interface is what a Redis-backed counter will implement.
+ * Article view counting without a write per view on a page's path: hits are
+ * counted in memory, per day (APP_TIMEZONE), and flushed in batches (every
+ * few seconds, sooner under load, and on shutdown) to a sink:
+ *
+ *  - PostgreSQL (no REDIS_URL): articles.view_count and article_view_days;
+ *  - Redis (REDIS_URL): HINCRBY into a hash per day, moved to PostgreSQL by
+ *    the daily `sync-article-view-count`.
+ *
+ * Exactly once: every batch carries an id, and both sinks apply an id at most
+ * once (Redis: a marker set in the same script; PostgreSQL: a row of
+ * applied_view_batches in the same statement). A batch whose write failed or
+ * timed out — a paused Redis may still apply it later — is retried unchanged,
+ * with the same id, so it is neither lost nor counted twice.
  */
 export interface ViewCounter {
   /** Count one view of an article. */
@@ -13,6 +29,8 @@ export interface ViewCounter {
   total(articleId: number): number
   /** Views counted here and not yet written to the database. */
   pending(articleId: number): number
+  /** Views already in Redis and not yet in the database, by article (empty without Redis). */
+  unsynced(articleIds: number[]): Promise<Map<number, number>>
   /** Write pending views now. */
   flush(): Promise<void>
   /** Flush and stop the timer (clean shutdown). */
@@ -40,56 +58,110 @@ export function shouldCountView(req: RequestLike): boolean {
   return !isbot(header(req, 'user-agent'))
 }
 
-export type ViewWriter = (batch: Map<number, number>) => Promise<void>
+/** Views of one day, to be applied once: `id` makes a retry harmless. */
+export type ViewBatch = { id: string; day: string; counts: Map<number, number> }
+
+export type ViewSink = {
+  /** Applies a batch at most once per `batch.id`; throws when it cannot tell that it did. */
+  write(batch: ViewBatch): Promise<void>
+  /** Views already written to the sink but not yet in articles.view_count (Redis's share), by article. */
+  unsynced?(articleIds: number[]): Promise<Map<number, number>>
+}
+
+/** A plain function is a sink too (tests, and writers without a Redis share). */
+export type ViewWriter = ViewSink | ViewSink['write']
 
 export class BatchedViewCounter implements ViewCounter {
   private totals = new Map<number, number>()
-  private pendingHits = new Map<number, number>()
+  /** Hits not yet in a batch, by day then article. */
+  private pendingHits = new Map<string, Map<number, number>>()
+  /** Batches made but not yet confirmed written, oldest first; retried unchanged. */
+  private unsent: ViewBatch[] = []
   private pendingCount = 0
   private flushing: Promise<void> = Promise.resolve()
+  private queued: Promise<void> | undefined
   private timer: NodeJS.Timeout
+  private sink: ViewSink
 
   constructor(
-    private write: ViewWriter,
-    private options: { intervalMs?: number; maxPending?: number; onError?: (error: unknown) => void } = {},
+    writer: ViewWriter,
+    private options: {
+      intervalMs?: number
+      maxPending?: number
+      onError?: (error: unknown) => void
+      /** The day a hit belongs to (default: UTC). */
+      dayOf?: (at: Date) => string
+    } = {},
   ) {
+    this.sink = typeof writer === 'function' ? { write: writer } : writer
     this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 5_000)
     this.timer.unref()
   }
 
   hit(articleId: number): void {
+    const day = (this.options.dayOf ?? ((at) => dayIn('UTC', at)))(new Date())
+    let counts = this.pendingHits.get(day)
+    if (!counts) this.pendingHits.set(day, (counts = new Map()))
+    counts.set(articleId, (counts.get(articleId) ?? 0) + 1)
     this.totals.set(articleId, (this.totals.get(articleId) ?? 0) + 1)
-    this.pendingHits.set(articleId, (this.pendingHits.get(articleId) ?? 0) + 1)
-    if (++this.pendingCount >= (this.options.maxPending ?? 5_000)) void this.flush()
+    if (++this.pendingCount >= (this.options.maxPending ?? 5_000) && !this.queued) void this.flush()
   }
 
   total(articleId: number): number {
     return this.totals.get(articleId) ?? 0
   }
 
+  /** Counted here and not confirmed written: waiting for a batch, or in one being (re)tried. */
   pending(articleId: number): number {
-    return this.pendingHits.get(articleId) ?? 0
+    let n = 0
+    for (const counts of this.pendingHits.values()) n += counts.get(articleId) ?? 0
+    for (const batch of this.unsent) n += batch.counts.get(articleId) ?? 0
+    return n
   }
 
-  /** Flushes run one at a time; hits arriving meanwhile wait for the next one. */
+  /** Views in the sink and not yet in the database (Redis's share); empty for PostgreSQL. */
+  unsynced(articleIds: number[]): Promise<Map<number, number>> {
+    return this.sink.unsynced?.(articleIds) ?? Promise.resolve(new Map())
+  }
+
+  /**
+   * Flushes run one at a time; hits arriving meanwhile wait for the next one.
+   * Calls made while one is already waiting to start share it, so a stream of
+   * hits during an outage queues one flush, not one per hit.
+   */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.flushOnce())
-    return this.flushing
+    if (!this.queued) {
+      this.queued = this.flushing.then(() => {
+        this.queued = undefined
+        return this.flushOnce()
+      })
+      this.flushing = this.queued
+    }
+    return this.queued
   }
 
   private async flushOnce(): Promise<void> {
-    if (this.pendingHits.size === 0) return
-    const batch = this.pendingHits
+    // Older batches first, unchanged; new hits become a batch only once they are all written,
+    // so an outage holds one batch per day plus the running counts, not a batch per attempt.
+    if (!(await this.writeUnsent())) return
+    for (const [day, counts] of this.pendingHits) this.unsent.push({ id: randomUUID(), day, counts })
     this.pendingHits = new Map()
     this.pendingCount = 0
-    try {
-      await this.write(batch)
-    } catch (error) {
-      // Put them back: the next flush retries.
-      for (const [id, n] of batch) this.pendingHits.set(id, (this.pendingHits.get(id) ?? 0) + n)
-      this.pendingCount += [...batch.values()].reduce((a, b) => a + b, 0)
-      this.options.onError?.(error)
+    await this.writeUnsent()
+  }
+
+  private async writeUnsent(): Promise<boolean> {
+    while (this.unsent.length > 0) {
+      try {
+        await this.sink.write(this.unsent[0]!)
+      } catch (error) {
+        // Kept as it is, id included: the next flush retries it, and a sink that did apply it ignores the retry.
+        this.options.onError?.(error)
+        return false
+      }
+      this.unsent.shift()
     }
+    return true
   }
 
   async stop(): Promise<void> {
@@ -100,24 +172,155 @@ export class BatchedViewCounter implements ViewCounter {
 
 type Queryable = { query: (sql: string, params: unknown[]) => Promise<unknown> }
 
-/** Adds a batch of views to articles.view_count in one statement. */
-export function postgresViewWriter(db: Queryable): ViewWriter {
-  return async (batch) => {
-    const ids = [...batch.keys()]
-    const counts = ids.map((id) => batch.get(id)!)
-    await db.query(
-      `update articles a set view_count = coalesce(a.view_count, 0) + v.n
-         from unnest($1::int[], $2::int[]) as v(id, n) where a.id = v.id`,
-      [ids, counts],
-    )
+/**
+ * Adds one day's views to articles.view_count and article_view_days in one
+ * statement (so one transaction), unless a batch with this id was applied
+ * before. Views of articles deleted meanwhile are dropped.
+ */
+export async function applyViewBatch(db: Queryable, batch: ViewBatch): Promise<void> {
+  const ids = [...batch.counts.keys()]
+  const counts = ids.map((id) => batch.counts.get(id)!)
+  await db.query(
+    `with fresh as (insert into applied_view_batches (id) values ($1) on conflict do nothing returning id),
+          v as (select * from unnest($3::int[], $4::int[]) as v(id, n) where exists (select 1 from fresh)),
+          a as (update articles a set view_count = coalesce(a.view_count, 0) + v.n from v where a.id = v.id returning a.id, v.n)
+     insert into article_view_days (article_id, day, views) select id, $2::date, n from a
+     on conflict (article_id, day) do update set views = article_view_days.views + excluded.views`,
+    [batch.id, batch.day, ids, counts],
+  )
+}
+
+/** Without Redis: each batch goes straight to PostgreSQL. */
+export function postgresViewWriter(db: Queryable): ViewSink {
+  return { write: (batch) => applyViewBatch(db, batch) }
+}
+
+// ---- Redis ---------------------------------------------------------------------
+
+/** A batch marker lives this long: far longer than any retry of that batch. */
+const BATCH_MARKER_SECONDS = 7 * 24 * 60 * 60
+
+/**
+ * KEYS: day hash, unsynced totals, batch marker, set of live days.
+ * ARGV: marker ttl, day, then article id / count pairs.
+ * The marker and the increments are one script, so a batch is applied whole, once.
+ */
+const APPLY_VIEWS_LUA = `
+if not redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[1]) then return 0 end
+for i = 3, #ARGV, 2 do
+  redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
+  redis.call('HINCRBY', KEYS[2], ARGV[i], ARGV[i + 1])
+end
+redis.call('SADD', KEYS[4], ARGV[2])
+return 1`
+
+/**
+ * After a synced batch is in PostgreSQL: take exactly its views off the
+ * unsynced totals (views that arrived since stay), and forget it.
+ * KEYS: in-flight hash, unsynced totals, set of in-flight keys.
+ */
+const FINISH_VIEWS_SYNC_LUA = `
+local synced = redis.call('HGETALL', KEYS[1])
+for i = 1, #synced, 2 do
+  if redis.call('HINCRBY', KEYS[2], synced[i], -tonumber(synced[i + 1])) <= 0 then redis.call('HDEL', KEYS[2], synced[i]) end
+end
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[3], KEYS[1])
+return #synced / 2`
+
+export function viewKeys(prefix: string) {
+  const keys = keysOf(prefix, 'views')
+  return { ...keys, unsynced: `${keys.base}unsynced`, marker: (id: string) => `${keys.base}batch:${id}` }
+}
+
+export type RedisViewSinkOptions = { redis: Redis; prefix: string; readTimeoutMs: number }
+
+/**
+ * With Redis: batches are HINCRBY'd into the day's hash and into a running
+ * "unsynced" total per article, which pages add to the database's count.
+ * Reads are bounded by `readTimeoutMs`; past it (Redis slow or down) the
+ * last value read is shown, so a page never waits longer.
+ */
+export function redisViewSink({ redis, prefix, readTimeoutMs }: RedisViewSinkOptions): ViewSink {
+  const keys = viewKeys(prefix)
+  const lastKnown = new Map<number, number>()
+  return {
+    async write(batch) {
+      const args = [...batch.counts].flatMap(([id, n]) => [String(id), String(n)])
+      await redis.eval(APPLY_VIEWS_LUA, 4, keys.day(batch.day), keys.unsynced, keys.marker(batch.id), keys.days, BATCH_MARKER_SECONDS, batch.day, ...args)
+    },
+    async unsynced(articleIds) {
+      if (articleIds.length === 0) return new Map()
+      const values = await within(redis.hmget(keys.unsynced, ...articleIds.map(String)), readTimeoutMs, undefined)
+      if (values) articleIds.forEach((id, i) => lastKnown.set(id, Number(values[i] ?? 0)))
+      // Bounded memory: the last values are a convenience, not a record.
+      if (lastKnown.size > 50_000) lastKnown.clear()
+      return new Map(articleIds.map((id) => [id, lastKnown.get(id) ?? 0]))
+    },
   }
 }
 
-/** The process's counter, shared by the server and the Astro bundle through globalThis. */
-const g = globalThis as unknown as { __inkwellViews?: ViewCounter }
-export function installViewCounter(counter: ViewCounter): void {
-  g.__inkwellViews = counter
+/**
+ * `sync-article-view-count`: Redis → PostgreSQL, then exactly what was synced
+ * is cleared. Three steps, each safe to repeat after a crash:
+ *  1. the day hashes are renamed to in-flight keys (atomic; new views start a fresh hash);
+ *  2. each in-flight hash is applied with its key as batch id (at most once);
+ *  3. its views leave the unsynced totals and the key is deleted (atomic).
+ * A rerun finds either nothing, or in-flight keys left by a crash: step 2
+ * skips what was applied, step 3 finishes.
+ */
+export async function syncViewsToDatabase(
+  redis: Redis,
+  db: Queryable,
+  prefix: string,
+  progress: (done: number, total: number) => void = () => {},
+): Promise<{ days: number; articles: number; views: number }> {
+  const keys = viewKeys(prefix)
+  await redis.eval(BEGIN_SYNC_LUA, 2, keys.days, keys.inflights, keys.base, randomUUID())
+  const inflight = (await redis.smembers(keys.inflights)).sort()
+  let articles = 0
+  let views = 0
+  for (const [i, key] of inflight.entries()) {
+    const counts = await readInflight(redis, key)
+    await applyViewBatch(db, { id: key, day: dayOfInflight(key), counts })
+    await redis.eval(FINISH_VIEWS_SYNC_LUA, 3, key, keys.unsynced, keys.inflights)
+    articles += counts.size
+    for (const n of counts.values()) views += n
+    progress(i + 1, inflight.length)
+  }
+  return { days: inflight.length, articles, views }
 }
-export function viewCounter(): ViewCounter | undefined {
-  return g.__inkwellViews
+
+// ---- The process's counter -------------------------------------------------------
+
+const COUNTER = Symbol.for('inkwell.viewCounter')
+type WithCounter = { [COUNTER]?: ViewCounter }
+
+/** The view counter of a Payload instance (the activity plugin installs it at init). */
+export function installViewCounter(payload: Payload, counter: ViewCounter): void {
+  ;(payload as unknown as WithCounter)[COUNTER] = counter
+}
+
+export function viewCounterOf(payload: Payload): ViewCounter | undefined {
+  return (payload as unknown as WithCounter)[COUNTER]
+}
+
+/**
+ * The view counts to show, by article id: the database's value, plus views
+ * in Redis not yet synced to it, plus views counted in this process and not
+ * yet written anywhere. The one function every page showing a count uses
+ * (article page, home cards); it waits on Redis at most REDIS_TIMEOUT_MS.
+ */
+export async function displayedViewCounts(
+  payload: Payload,
+  articles: { id: number; viewCount?: number | null }[],
+): Promise<Map<number, number>> {
+  const counter = viewCounterOf(payload)
+  const unsynced = counter ? await counter.unsynced(articles.map((a) => a.id)) : new Map<number, number>()
+  return new Map(articles.map((a) => [a.id, (a.viewCount ?? 0) + (unsynced.get(a.id) ?? 0) + (counter?.pending(a.id) ?? 0)]))
+}
+
+/** displayedViewCounts for one article. */
+export async function displayedViewCount(payload: Payload, article: { id: number; viewCount?: number | null }): Promise<number> {
+  return (await displayedViewCounts(payload, [article])).get(article.id) ?? 0
 }

@@ -7,6 +7,7 @@ import * as migration_20261123_140500_schedule_runs from './20261123_140500_sche
 import * as migration_20261123_150000_search from './20261123_150000_search';
 import * as migration_20261123_180000_article_view_days from './20261123_180000_article_view_days';
 import * as migration_20261124_100000_oauth_identities from './20261124_100000_oauth_identities';
+import * as migration_20261124_110000_applied_view_batches from './20261124_110000_applied_view_batches';
 
 export const migrations = [
   {
@@ -53,5 +54,10 @@ export const migrations = [
     up: migration_20261124_100000_oauth_identities.up,
     down: migration_20261124_100000_oauth_identities.down,
     name: '20261124_100000_oauth_identities'
+  },
+  {
+    up: migration_20261124_110000_applied_view_batches.up,
+    down: migration_20261124_110000_applied_view_batches.down,
+    name: '20261124_110000_applied_view_batches'
   },
 ];

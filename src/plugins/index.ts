@@ -8,6 +8,7 @@ import type { Plugin } from 'payload'
 
 import type { Env } from '../lib/env'
 import { accountsPlugin } from './accounts'
+import { activityPlugin } from './activity'
 import { contentPlugin } from './content'
 import { jobsPlugin } from './jobs'
 import { notificationsPlugin } from './notifications'
@@ -34,6 +35,7 @@ export function inkwellPlugins(env: Env): Plugin[] {
       syncRetryScale: env.syncRetryScale,
     }),
     searchPlugin(),
+    activityPlugin({ redisUrl: env.redisUrl, redisKeyPrefix: env.redisKeyPrefix, redisTimeoutMs: env.redisTimeoutMs, timeZone: env.timeZone }),
     articleSeoPlugin({ siteName: 'Inkwell' }),
     // Last: they decorate the collections the plugins above added.
     renderCachePlugin(),

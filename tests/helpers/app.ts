@@ -42,10 +42,11 @@ export function freePort(): Promise<number> {
   })
 }
 
-export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
+/** `shareDatabase`: run on another app's database (several web processes on one database) instead of an empty one of its own. */
+export async function startApp(env: Record<string, string> = {}, { shareDatabase }: { shareDatabase?: RunningApp } = {}): Promise<RunningApp> {
   const { adminUrl, urlPattern } = inject('database')
-  const name = `inkwell_test_${process.pid}_e2e_${Date.now().toString(36)}`
-  await adminQuery(adminUrl, `create database "${name}"`)
+  const name = shareDatabase ? new URL(shareDatabase.databaseUrl).pathname.slice(1) : `inkwell_test_${process.pid}_e2e_${Date.now().toString(36)}`
+  if (!shareDatabase) await adminQuery(adminUrl, `create database "${name}"`)
   const databaseUrl = urlPattern.replace('__DB__', name)
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`

@@ -1,31 +1,31 @@
 import { describe, expect, it } from 'vitest'
 
-import { BatchedViewCounter, shouldCountView } from '../../src/lib/views'
+import { BatchedViewCounter, shouldCountView, type ViewBatch } from '../../src/lib/views'
 
 describe('BatchedViewCounter', () => {
-  it('writes views in batches, and only when flushed', async () => {
-    const writes: Map<number, number>[] = []
-    const counter = new BatchedViewCounter(async (batch) => void writes.push(new Map(batch)), { intervalMs: 60_000 })
+  it('writes views in batches, one per day, and only when flushed', async () => {
+    const writes: ViewBatch[] = []
+    const counter = new BatchedViewCounter(async (batch) => void writes.push(batch), { intervalMs: 60_000, dayOf: () => '2026-11-24' })
     counter.hit(1)
     counter.hit(1)
     counter.hit(2)
     expect(writes).toHaveLength(0)
     expect(counter.pending(1)).toBe(2)
     await counter.flush()
-    expect(writes).toEqual([new Map([[1, 2], [2, 1]])])
+    expect(writes.map((w) => [w.day, w.counts])).toEqual([['2026-11-24', new Map([[1, 2], [2, 1]])]])
     expect(counter.pending(1)).toBe(0)
     expect(counter.total(1)).toBe(2)
     await counter.stop()
   })
 
-  it('keeps the views of a failed write for the next flush', async () => {
+  it('retries a failed batch unchanged, with its id, and keeps new views apart', async () => {
     let fail = true
-    const written = new Map<number, number>()
+    const attempts: ViewBatch[] = []
     const errors: unknown[] = []
     const counter = new BatchedViewCounter(
       async (batch) => {
+        attempts.push(batch)
         if (fail) throw new Error('database down')
-        for (const [id, n] of batch) written.set(id, (written.get(id) ?? 0) + n)
       },
       { intervalMs: 60_000, onError: (e) => errors.push(e) },
     )
@@ -33,14 +33,32 @@ describe('BatchedViewCounter', () => {
     await counter.flush()
     expect(errors).toHaveLength(1)
     counter.hit(7)
+    expect(counter.pending(7)).toBe(6)
     fail = false
     await counter.stop()
-    expect(written.get(7)).toBe(6)
+    // The retry is the same batch (same id: a sink that did apply it ignores it); the new view is a batch of its own.
+    expect(attempts).toHaveLength(3)
+    expect(attempts[1]!.id).toBe(attempts[0]!.id)
+    expect(attempts[1]!.counts.get(7)).toBe(5)
+    expect(attempts[2]!.id).not.toBe(attempts[0]!.id)
+    expect(attempts[2]!.counts.get(7)).toBe(1)
+    expect(counter.pending(7)).toBe(0)
+  })
+
+  it('splits views by the day they happened on', async () => {
+    const writes: ViewBatch[] = []
+    let day = '2026-11-23'
+    const counter = new BatchedViewCounter(async (batch) => void writes.push(batch), { intervalMs: 60_000, dayOf: () => day })
+    counter.hit(1)
+    day = '2026-11-24'
+    counter.hit(1)
+    await counter.stop()
+    expect(writes.map((w) => [w.day, w.counts.get(1)])).toEqual([['2026-11-23', 1], ['2026-11-24', 1]])
   })
 
   it('flushes early when many views are pending', async () => {
     let flushed = 0
-    const counter = new BatchedViewCounter(async (batch) => void (flushed += [...batch.values()].reduce((a, b) => a + b, 0)), {
+    const counter = new BatchedViewCounter(async (batch) => void (flushed += [...batch.counts.values()].reduce((a, b) => a + b, 0)), {
       intervalMs: 60_000,
       maxPending: 10,
     })

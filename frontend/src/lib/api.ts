@@ -15,6 +15,7 @@ import { getEnv } from '../../../src/lib/env'
 import { PROVIDERS } from '../../../src/lib/oauth/providers'
 import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../src/payload-types'
 import { searchArticles, SearchQueryError, type SearchResult } from '../../../src/lib/search'
+import { displayedViewCounts, viewCounterOf } from '../../../src/lib/views'
 
 export type { ActiveUsers, Article, Category, Link, Media, Reply, SiteSetting, Tag, User }
 
@@ -132,6 +133,16 @@ export async function getUser(id: number): Promise<User | null> {
     disableErrors: true,
     ...asPublic,
   })) as User | null
+}
+
+/** The view counts to show (database + Redis + not yet written), by article id: src/lib/views.ts displayedViewCounts. */
+export function viewCounts(articles: Pick<Article, 'id' | 'viewCount'>[]): Promise<Map<number, number>> {
+  return displayedViewCounts(payload(), articles)
+}
+
+/** Counts one reader's view of an article (in memory; written in the background). */
+export function countView(articleId: number): void {
+  viewCounterOf(payload())?.hit(articleId)
 }
 
 export async function getActiveUsers(): Promise<ActiveUsers> {

@@ -1,0 +1,100 @@
+/**
+ * The Redis connection of the activity counters (views, last-active times).
+ * Made for a Redis that may be down or slow: commands never wait in an
+ * offline queue (a stopped Redis answers "not writable" at once) and every
+ * command gives up after `timeoutMs` (a paused or overloaded one), so the
+ * callers — background flushes, and reads on a page's path — stay bounded
+ * and keep their data in memory until Redis answers again.
+ */
+import { Redis } from 'ioredis'
+
+export type RedisOptions = { url: string; timeoutMs: number; log: (message: string) => void }
+
+export function connectRedis({ url, timeoutMs, log }: RedisOptions): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: timeoutMs,
+    connectTimeout: Math.max(timeoutMs, 1_000),
+    // Reconnect forever, at most every 2 s: Redis coming back is the normal end of an outage.
+    retryStrategy: (times) => Math.min(times * 100, 2_000),
+  })
+  let warned = false
+  redis.on('error', (error: Error) => {
+    // One line per outage, not one per reconnect attempt.
+    if (!warned) log(`Redis unavailable (${error.message}); activity is kept in memory until it returns`)
+    warned = true
+  })
+  redis.on('ready', () => {
+    if (warned) log('Redis is back; writing the activity kept in memory')
+    warned = false
+  })
+  return redis
+}
+
+/** Resolves once the connection is ready (for one-off work such as a sync), or rejects after `ms`. */
+export async function whenReady(redis: Redis, ms: number): Promise<Redis> {
+  if (redis.status === 'ready') return redis
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms / 1000} s`)), ms)
+    timer.unref()
+    redis.once('ready', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
+  return redis
+}
+
+/** `promise`, or `fallback` once `ms` have passed: for reads on a request's path. */
+export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms)
+    timer.unref()
+  })
+  return Promise.race([promise.catch(() => fallback), late]).finally(() => clearTimeout(timer))
+}
+
+/** Keys under the configured prefix, in one hash slot per namespace so the scripts also run on a cluster. */
+export function keysOf(prefix: string, namespace: string) {
+  const base = `${prefix}{${namespace}}:`
+  return {
+    base,
+    day: (day: string) => `${base}day:${day}`,
+    days: `${base}days`,
+    inflights: `${base}inflights`,
+  }
+}
+
+/**
+ * Takes every day hash of a namespace out of the live set, atomically: each is
+ * renamed to an "in flight" key named after this sync, so views (or
+ * activity) arriving from now on start a fresh hash and are left for the next
+ * sync. Returns nothing; the in-flight keys are listed in the `inflights` set.
+ */
+export const BEGIN_SYNC_LUA = `
+local days = redis.call('SMEMBERS', KEYS[1])
+for _, day in ipairs(days) do
+  local live = ARGV[1] .. 'day:' .. day
+  if redis.call('EXISTS', live) == 1 then
+    local inflight = ARGV[1] .. 'inflight:' .. day .. ':' .. ARGV[2]
+    redis.call('RENAME', live, inflight)
+    redis.call('SADD', KEYS[2], inflight)
+  end
+  redis.call('SREM', KEYS[1], day)
+end
+return #days`
+
+/** The day an in-flight key holds (…inflight:<day>:<sync id>). */
+export function dayOfInflight(key: string): string {
+  const match = /inflight:(\d{4}-\d{2}-\d{2}):/.exec(key)
+  if (!match) throw new Error(`not an in-flight key: ${key}`)
+  return match[1]!
+}
+
+/** An in-flight hash as numbers: field → value. */
+export async function readInflight(redis: Redis, key: string): Promise<Map<number, number>> {
+  const raw = await redis.hgetall(key)
+  return new Map(Object.entries(raw).map(([k, v]) => [Number(k), Number(v)]))
+}
