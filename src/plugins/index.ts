@@ -9,6 +9,7 @@ import type { Plugin } from 'payload'
 import type { Env } from '../lib/env'
 import { accountsPlugin } from './accounts'
 import { contentPlugin } from './content'
+import { dashboardPlugin } from './dashboard'
 import { jobsPlugin } from './jobs'
 import { notificationsPlugin } from './notifications'
 import { listLimitsPlugin } from './listLimits'
@@ -32,6 +33,7 @@ export function inkwellPlugins(env: Env): Plugin[] {
       syncRetryScale: env.syncRetryScale,
     }),
     searchPlugin(),
+    dashboardPlugin({ timeZone: env.timeZone }),
     articleSeoPlugin({ siteName: 'Inkwell' }),
     // Last: they decorate the collections the plugins above added.
     renderCachePlugin(),
