@@ -27,6 +27,7 @@ async function recordViews(databaseUrl: string): Promise<void> {
         where a.status = 'published'
        on conflict do nothing`,
     )
+    await db.query(`update articles a set view_count = (select coalesce(sum(views), 0) from article_view_days d where d.article_id = a.id)`)
   } finally {
     await db.end()
   }

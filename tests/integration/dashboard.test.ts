@@ -64,6 +64,10 @@ beforeAll(async () => {
     `insert into article_view_days (article_id, day, views) values ($1, '2026-03-09', 5), ($1, '2026-03-10', 2), ($2, '2026-02-01', 7), ($3, '2026-03-06', 4)`,
     [ids.late, ids.old, ids.beforeDst],
   )
+  // The all-time counters the view sync keeps beside the daily rows.
+  await sql('update articles set view_count = $2 where id = $1', [ids.late, 7])
+  await sql('update articles set view_count = $2 where id = $1', [ids.old, 7])
+  await sql('update articles set view_count = $2 where id = $1', [ids.beforeDst, 4])
 })
 afterAll(() => t?.destroy())
 
@@ -124,7 +128,7 @@ describe('dashboard aggregates', () => {
 
   it('charts one article’s views per bucket, the most viewed by default', async () => {
     const data = await stats('day')
-    expect(data.topArticles.map((a) => [a.id, a.views])).toEqual([[ids.late, 7], [ids.beforeDst, 4]])
+    expect(data.topArticles.map((a) => [a.id, a.views])).toEqual([[ids.late, 7], [ids.old, 7], [ids.beforeDst, 4]])
     expect(data.article?.id).toBe(ids.late)
     expect(data.article!.series).toHaveLength(30)
     expect(data.article!.series.filter((p) => p.views > 0)).toEqual([{ bucket: '2026-03-09', views: 5 }, { bucket: '2026-03-10', views: 2 }])
@@ -198,13 +202,15 @@ describe('GET /api/dashboard', () => {
 
   it('serves from its minute cache, purged when a reply is added or deleted', async () => {
     const fresh = await payload.create({ collection: 'articles', data: { title: 'Fresh', format: 'markdown', markdown: 'x', status: 'published', author: cast.author.id } })
-    const before = (await get('/dashboard', 'owner@example.test')).body.totals.replies
-    await sql('insert into replies (article_id, body, created_at, updated_at) values ($1, $2, now(), now())', [fresh.id, 'Written behind Payload’s back'])
-    // Not through Payload: no purge, so the cached answer stands.
-    expect((await get('/dashboard', 'owner@example.test')).body.totals.replies).toEqual(before)
+    const before = (await get('/dashboard', 'owner@example.test')).body.totals
+    await sql(`insert into users (email, name, created_at, updated_at) values ('behind@example.test', 'Behind', now(), now())`)
+    // Written behind Payload's back: no purge, so the cached answer stands.
+    expect((await get('/dashboard', 'owner@example.test')).body.totals.users).toEqual(before.users)
     const added = await payload.create({ collection: 'replies', data: { article: fresh.id, body: 'Hello' }, overrideAccess: false, user: cast.reader })
-    expect((await get('/dashboard', 'owner@example.test')).body.totals.replies).toEqual({ total: before.total + 2, inPeriod: before.inPeriod + 2 })
+    const after = (await get('/dashboard', 'owner@example.test')).body.totals
+    expect(after.users).toEqual({ total: before.users.total + 1, inPeriod: before.users.inPeriod + 1 })
+    expect(after.replies).toEqual({ total: before.replies.total + 1, inPeriod: before.replies.inPeriod + 1 })
     await payload.delete({ collection: 'replies', id: added.id })
-    expect((await get('/dashboard', 'owner@example.test')).body.totals.replies).toEqual({ total: before.total + 1, inPeriod: before.inPeriod + 1 })
+    expect((await get('/dashboard', 'owner@example.test')).body.totals.replies).toEqual(before.replies)
   })
 })

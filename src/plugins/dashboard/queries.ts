@@ -65,38 +65,46 @@ const PUBLISHED = `a.status = 'published' and a.published_at <= b.now_at and ($5
 
 const int = (value: unknown): number => Number(value ?? 0)
 
+/**
+ * One pass over the scope's published articles gives the article counts, the
+ * replies they hold (the reply counter the reply hooks keep) and how many have
+ * one; only articles with replies are probed for one before the period began.
+ * New replies are those posted in the period, as in the series (replies can
+ * only be posted on published articles).
+ */
 export async function loadTotals(payload: Payload, q: StatsQuery): Promise<Totals> {
   const { rows } = await poolOf(payload).query(
-    `with ${BOUNDS}
-     select
+    `with ${BOUNDS},
+     published as (
+       select count(*) as total,
+              count(*) filter (where a.published_at >= b.start_at) as in_period,
+              coalesce(sum(a.reply_count), 0) as replies,
+              count(*) filter (where a.reply_count > 0) as replied,
+              count(*) filter (where a.reply_count > 0 and a.published_at < b.start_at
+                and exists (select 1 from replies r where r.article_id = a.id and r.created_at < b.start_at)) as replied_at_start
+         from articles a, bounds b
+        where ${PUBLISHED}
+     )
+     select p.*,
        case when $5::int is null then (select count(*) from users, bounds b where users.created_at <= b.now_at) end as users_total,
        case when $5::int is null then (select count(*) from users, bounds b where users.created_at >= b.start_at and users.created_at <= b.now_at) end as users_new,
-       (select count(*) from articles a, bounds b where ${PUBLISHED}) as articles_total,
-       (select count(*) from articles a, bounds b where ${PUBLISHED} and a.published_at >= b.start_at) as articles_new,
-       case when $5::int is null
-         then (select count(*) from replies r, bounds b where r.created_at <= b.now_at)
-         else (select count(*) from articles a join replies r on r.article_id = a.id, bounds b where a.author_id = $5 and r.created_at <= b.now_at)
-       end as replies_total,
        case when $5::int is null
          then (select count(*) from replies r, bounds b where r.created_at >= b.start_at and r.created_at <= b.now_at)
          else (select count(*) from articles a join replies r on r.article_id = a.id, bounds b
                 where a.author_id = $5 and r.created_at >= b.start_at and r.created_at <= b.now_at)
-       end as replies_new,
-       (select count(*) from articles a, bounds b where ${PUBLISHED}
-          and exists (select 1 from replies r where r.article_id = a.id and r.created_at <= b.now_at)) as replied_now,
-       (select count(*) from articles a, bounds b where ${PUBLISHED} and a.published_at < b.start_at
-          and exists (select 1 from replies r where r.article_id = a.id and r.created_at < b.start_at)) as replied_at_start`,
+       end as replies_new
+     from published p`,
     baseParams(q),
   )
   const r = rows[0]!
-  const articles = { total: int(r.articles_total), inPeriod: int(r.articles_new) }
+  const articles = { total: int(r.total), inPeriod: int(r.in_period) }
   const articlesAtStart = articles.total - articles.inPeriod
-  const repliedNow = int(r.replied_now)
+  const repliedNow = int(r.replied)
   const repliedAtStart = int(r.replied_at_start)
   return {
     users: r.users_total === null ? null : { total: int(r.users_total), inPeriod: int(r.users_new) },
     articles,
-    replies: { total: int(r.replies_total), inPeriod: int(r.replies_new) },
+    replies: { total: int(r.replies), inPeriod: int(r.replies_new) },
     commentRate: {
       now: articles.total ? repliedNow / articles.total : 0,
       atStart: articlesAtStart ? repliedAtStart / articlesAtStart : 0,
@@ -189,17 +197,19 @@ function groupRow(r: Row): GroupRow {
   return { id: r.id === null ? null : int(r.id), name: String(r.name), articles: int(r.articles), replies: int(r.replies), views: int(r.views) }
 }
 
-/** The most viewed articles of the period (from the daily view series), to choose whose views to chart. */
+/**
+ * The most viewed articles (the all-time view counter), to choose whose views
+ * to chart: a top-N over the scope's articles, where ranking by the period's
+ * daily rows would add up every article's every day.
+ */
 export async function loadTopArticles(payload: Payload, q: StatsQuery): Promise<ArticleRow[]> {
   const { rows } = await poolOf(payload).query(
-    `with ${BOUNDS}
-     select a.id, a.title, sum(d.views) as views
-       from article_view_days d cross join bounds b join articles a on a.id = d.article_id
-      where d.day >= b.start_local::date and ($5::int is null or a.author_id = $5)
-      group by a.id, a.title
-      order by views desc, a.id
+    `select a.id, a.title, a.view_count as views
+       from articles a
+      where a.view_count > 0 and ($1::int is null or a.author_id = $1)
+      order by a.view_count desc, a.id
       limit 10`,
-    baseParams(q),
+    [q.scope.kind === 'author' ? q.scope.authorId : null],
   )
   return rows.map((r) => ({ id: int(r.id), title: String(r.title), views: int(r.views) }))
 }

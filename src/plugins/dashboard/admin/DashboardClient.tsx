@@ -255,7 +255,7 @@ function ArticleViewsChart({ data, palette, onArticle }: { data: DashboardData; 
             <select value={article?.id ?? ''} onChange={(e) => onArticle(Number(e.target.value))} data-testid="dashboard-article">
               {options.map((a) => (
                 <option key={a.id} value={a.id}>
-                  {a.title} ({a.views.toLocaleString('en')} views)
+                  {a.title}
                 </option>
               ))}
             </select>
