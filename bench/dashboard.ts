@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { handleEndpoints, type Payload } from 'payload'
 
+import type { Period, Scope } from '../src/plugins/dashboard/queries'
 import { seedBulk } from './seedBulk'
 
 const { values: args } = parseArgs({
@@ -87,7 +88,7 @@ async function measure(payload: Payload, token: string) {
   const queries = await import('../src/plugins/dashboard/queries')
   const pool = (payload.db as unknown as { pool: pg.Pool }).pool
   const { rows: [top] } = await pool.query<{ id: number }>(`select author_id id from articles group by author_id order by count(*) desc limit 1`)
-  const scopes: [string, queries.Scope][] = [['site', { kind: 'site' }], [`author ${top!.id}`, { kind: 'author', authorId: top!.id }]]
+  const scopes: [string, Scope][] = [['site', { kind: 'site' }], [`author ${top!.id}`, { kind: 'author', authorId: top!.id }]]
   const timeZone = process.env.APP_TIMEZONE ?? 'UTC'
   const request = (query: string) => () =>
     handleEndpoints({
@@ -98,7 +99,7 @@ async function measure(payload: Payload, token: string) {
       return response.text()
     })
 
-  for (const period of Object.keys(queries.PERIODS) as queries.Period[]) {
+  for (const period of Object.keys(queries.PERIODS) as Period[]) {
     for (const [label, scope] of scopes) {
       log(`[bench] ${period}, ${label}…`)
       const q = { period, scope, timeZone, now: new Date() }

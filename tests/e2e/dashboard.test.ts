@@ -46,10 +46,13 @@ describe('owner’s dashboard (admin home)', () => {
   for (const theme of ['light', 'dark'] as const) {
     it(`draws its charts in the ${theme} theme, and switching day, month and year redraws them`, async () => {
       const context = await browser.newContext({ colorScheme: theme, viewport: { width: 1400, height: 1800 } })
+      // The admin's first pages compile and hydrate slowly on a busy machine; every wait below is for an event.
+      context.setDefaultTimeout(120_000)
       const page = await context.newPage()
       await new AdminLoginPage(page, app.url).signInAs('owner@inkwell.test')
       const dashboard = new DashboardPage(page)
-      expect(await page.locator('html').getAttribute('data-theme')).toBe(theme)
+      // Payload's theme provider sets the attribute from the browser's colour scheme once hydrated.
+      await page.locator(`html[data-theme="${theme}"]`).waitFor({ state: 'attached' })
       await dashboard.navLink().waitFor({ state: 'attached' })
       expect(await dashboard.navLink().getAttribute('href')).toBe('/admin#dashboard')
 
@@ -79,6 +82,7 @@ describe('owner’s dashboard (admin home)', () => {
 
   it('shows an author their own articles’ statistics, without site-wide users', async () => {
     const page = await browser.newPage()
+    page.setDefaultTimeout(120_000)
     await new AdminLoginPage(page, app.url).signInAs('author@inkwell.test')
     const dashboard = new DashboardPage(page)
     await dashboard.waitForCharts('day')
