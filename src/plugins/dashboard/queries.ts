@@ -39,10 +39,29 @@ export type ArticleViews = { id: number; title: string; series: { bucket: string
 export type StatsQuery = { period: Period; timeZone: string; now: Date; scope: Scope }
 
 type Row = Record<string, unknown>
-type Pool = { query: (text: string, values: unknown[]) => Promise<{ rows: Row[] }> }
+type Client = { query: (text: string, values?: unknown[]) => Promise<{ rows: Row[] }>; release: () => void }
+type Pool = { connect: () => Promise<Client> }
 
-function poolOf(payload: Payload): Pool {
-  return (payload.db as unknown as { pool: Pool }).pool
+/**
+ * Runs one aggregate with PostgreSQL's JIT off. generate_series is estimated
+ * at 1,000 rows, so a month of day buckets looks costly enough to JIT-compile,
+ * and compiling takes longer (hundreds of ms to seconds) than the query. A
+ * read-only transaction scopes the setting to this query.
+ */
+async function aggregate(payload: Payload, text: string, values: unknown[]): Promise<{ rows: Row[] }> {
+  const client = await (payload.db as unknown as { pool: Pool }).pool.connect()
+  try {
+    await client.query('begin read only')
+    await client.query('set local jit = off')
+    const result = await client.query(text, values)
+    await client.query('commit')
+    return result
+  } catch (error) {
+    await client.query('rollback').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
 }
 
 /**
@@ -73,7 +92,7 @@ const int = (value: unknown): number => Number(value ?? 0)
  * only be posted on published articles).
  */
 export async function loadTotals(payload: Payload, q: StatsQuery): Promise<Totals> {
-  const { rows } = await poolOf(payload).query(
+  const { rows } = await aggregate(payload, 
     `with ${BOUNDS},
      published as (
        select count(*) as total,
@@ -122,27 +141,30 @@ export async function loadTotals(payload: Payload, q: StatsQuery): Promise<Total
  * construction.
  */
 export async function loadSeries(payload: Payload, q: StatsQuery): Promise<SeriesPoint[]> {
-  const { rows } = await poolOf(payload).query(
+  const { rows } = await aggregate(payload, 
     `with ${BOUNDS},
      buckets as (
        select local, local at time zone $1 as lo, (local + ('1 ' || $2)::interval) at time zone $1 as hi,
               local::date as lo_day, (local + ('1 ' || $2)::interval)::date as hi_day
          from bounds, generate_series(bounds.start_local, date_trunc($2, $4::timestamptz at time zone $1), ('1 ' || $2)::interval) local
-     )
+     ),
+     -- An author's articles, read once: their replies and views are then probed per article
+     -- (replies' article_id + created_at, article_view_days' primary key), not filtered out of everyone's.
+     mine as materialized (select a.id from articles a where a.author_id = $5)
      select to_char(k.local, 'YYYY-MM-DD') as bucket,
        (select count(*) from articles a, bounds b where ${PUBLISHED} and a.published_at >= k.lo and a.published_at < k.hi) as articles,
        case when $5::int is null
          then (select count(*) from replies r, bounds b where r.created_at >= k.lo and r.created_at < k.hi and r.created_at <= b.now_at)
-         else (select count(*) from articles a join replies r on r.article_id = a.id, bounds b
-                where a.author_id = $5 and r.created_at >= k.lo and r.created_at < k.hi and r.created_at <= b.now_at)
+         else (select count(*) from mine join replies r on r.article_id = mine.id, bounds b
+                where r.created_at >= k.lo and r.created_at < k.hi and r.created_at <= b.now_at)
        end as replies,
        case when $5::int is null
          then (select count(*) from users u, bounds b where u.created_at >= k.lo and u.created_at < k.hi and u.created_at <= b.now_at)
        end as users,
        case when $5::int is null
          then (select coalesce(sum(d.views), 0) from article_view_days d where d.day >= k.lo_day and d.day < k.hi_day)
-         else (select coalesce(sum(d.views), 0) from articles a join article_view_days d on d.article_id = a.id
-                where a.author_id = $5 and d.day >= k.lo_day and d.day < k.hi_day)
+         else (select coalesce(sum(d.views), 0) from mine join article_view_days d on d.article_id = mine.id
+                where d.day >= k.lo_day and d.day < k.hi_day)
        end as views
      from buckets k
      order by k.local`,
@@ -161,7 +183,7 @@ const GROUP_LIMIT = 12
 
 /** Articles published in the period per category (none = "Uncategorised"), with their replies and views so far. */
 export async function loadCategories(payload: Payload, q: StatsQuery): Promise<GroupRow[]> {
-  const { rows } = await poolOf(payload).query(
+  const { rows } = await aggregate(payload, 
     `with ${BOUNDS}
      select c.id, coalesce(c.name, 'Uncategorised') as name, count(*) as articles,
             coalesce(sum(a.reply_count), 0) as replies, coalesce(sum(a.view_count), 0) as views
@@ -177,7 +199,7 @@ export async function loadCategories(payload: Payload, q: StatsQuery): Promise<G
 
 /** Articles published in the period per tag (an article counts once under each of its tags). */
 export async function loadTags(payload: Payload, q: StatsQuery): Promise<GroupRow[]> {
-  const { rows } = await poolOf(payload).query(
+  const { rows } = await aggregate(payload, 
     `with ${BOUNDS}
      select t.id, t.name, count(*) as articles,
             coalesce(sum(a.reply_count), 0) as replies, coalesce(sum(a.view_count), 0) as views
@@ -203,7 +225,7 @@ function groupRow(r: Row): GroupRow {
  * daily rows would add up every article's every day.
  */
 export async function loadTopArticles(payload: Payload, q: StatsQuery): Promise<ArticleRow[]> {
-  const { rows } = await poolOf(payload).query(
+  const { rows } = await aggregate(payload, 
     `select a.id, a.title, a.view_count as views
        from articles a
       where a.view_count > 0 and ($1::int is null or a.author_id = $1)
@@ -216,7 +238,7 @@ export async function loadTopArticles(payload: Payload, q: StatsQuery): Promise<
 
 /** One article's views per bucket; undefined when it does not exist or is not the scope's author's. */
 export async function loadArticleViews(payload: Payload, q: StatsQuery, articleId: number): Promise<ArticleViews | undefined> {
-  const { rows } = await poolOf(payload).query(
+  const { rows } = await aggregate(payload, 
     `with ${BOUNDS},
      article as (select a.id, a.title from articles a where a.id = $6 and ($5::int is null or a.author_id = $5))
      select article.id, article.title, to_char(local, 'YYYY-MM-DD') as bucket,
