@@ -10,6 +10,7 @@ import type { Env } from '../lib/env'
 import { accountsPlugin } from './accounts'
 import { activityPlugin } from './activity'
 import { contentPlugin } from './content'
+import { dashboardPlugin } from './dashboard'
 import { jobsPlugin } from './jobs'
 import { notificationsPlugin } from './notifications'
 import { oauthPlugin } from './oauth'
@@ -36,6 +37,7 @@ export function inkwellPlugins(env: Env): Plugin[] {
     }),
     searchPlugin(),
     activityPlugin({ redisUrl: env.redisUrl, redisKeyPrefix: env.redisKeyPrefix, redisTimeoutMs: env.redisTimeoutMs, timeZone: env.timeZone }),
+    dashboardPlugin({ timeZone: env.timeZone }),
     articleSeoPlugin({ siteName: 'Inkwell' }),
     // Last: they decorate the collections the plugins above added.
     renderCachePlugin(),

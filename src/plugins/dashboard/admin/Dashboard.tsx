@@ -1,0 +1,27 @@
+/**
+ * The admin home's statistics block (Payload's beforeDashboard slot). The server
+ * side decides who sees what; the charts are drawn in the browser from
+ * GET /api/dashboard, which checks the same rule again.
+ */
+import type { ServerProps } from 'payload'
+
+import { createLocalReq } from 'payload'
+import React from 'react'
+
+import { dashboardScope, REFUSAL } from '../access'
+import { DASHBOARD_API_PATH } from '../endpoint'
+import { DashboardClient } from './DashboardClient'
+
+export async function Dashboard({ payload, user }: ServerProps) {
+  if (!user) return null
+  const req = await createLocalReq({ user: user as never }, payload)
+  const scope = await dashboardScope(req)
+  if (!scope) {
+    return (
+      <section id="dashboard" className="inkwell-dashboard" data-testid="dashboard-refused">
+        <p>{REFUSAL}</p>
+      </section>
+    )
+  }
+  return <DashboardClient apiUrl={`${payload.config.routes.api}${DASHBOARD_API_PATH}`} scope={scope.kind} />
+}

@@ -1,0 +1,49 @@
+/**
+ * GET /api/dashboard?period=day|month|year[&article=<id>]: the admin
+ * dashboard's data as JSON. 401 signed out, 403 (with the reason) for accounts
+ * that may see no statistics, 400 naming the parameter for bad input, 404 for
+ * an article the caller may not chart. Never cached by the browser or a proxy.
+ */
+import type { Endpoint, PayloadRequest } from 'payload'
+
+import { dashboardScope, REFUSAL } from './access'
+import { PERIODS, type Period } from './queries'
+import { dashboardData } from './stats'
+
+export const DASHBOARD_API_PATH = '/dashboard'
+
+const PRIVATE = { 'cache-control': 'private, no-store' }
+
+function problem(status: number, message: string, field?: string): Response {
+  return Response.json({ errors: [{ message, ...(field ? { field } : {}) }] }, { status, headers: PRIVATE })
+}
+
+function parsePeriod(value: string | null): Period | undefined {
+  const period = value ?? 'day'
+  return Object.hasOwn(PERIODS, period) ? (period as Period) : undefined
+}
+
+function parseArticle(value: string | null): number | undefined | null {
+  if (value === null || value === '') return undefined
+  return /^[1-9][0-9]{0,9}$/.test(value) && Number(value) <= 2_147_483_647 ? Number(value) : null
+}
+
+export function dashboardEndpoint(timeZone: string): Endpoint {
+  return {
+    path: DASHBOARD_API_PATH,
+    method: 'get',
+    handler: async (req: PayloadRequest) => {
+      if (!req.user) return problem(401, 'Sign in to see the dashboard.')
+      const scope = await dashboardScope(req)
+      if (!scope) return problem(403, REFUSAL)
+      const params = new URL(req.url ?? 'http://localhost/').searchParams
+      const period = parsePeriod(params.get('period'))
+      if (!period) return problem(400, 'period must be day, month or year.', 'period')
+      const articleId = parseArticle(params.get('article'))
+      if (articleId === null) return problem(400, 'article must be an article id (a positive whole number).', 'article')
+      const data = await dashboardData(req.payload, { period, scope, timeZone, articleId })
+      if (!data) return problem(404, scope.kind === 'author' ? 'No article of yours has this id.' : 'No article has this id.', 'article')
+      return Response.json(data, { headers: PRIVATE })
+    },
+  }
+}
