@@ -6,6 +6,8 @@ import * as migration_20261123_130000_list_indexes from './20261123_130000_list_
 import * as migration_20261123_140500_schedule_runs from './20261123_140500_schedule_runs';
 import * as migration_20261123_150000_search from './20261123_150000_search';
 import * as migration_20261123_180000_article_view_days from './20261123_180000_article_view_days';
+import * as migration_20261124_130000_article_slug_origin from './20261124_130000_article_slug_origin';
+import * as migration_20261124_130100_user_switches from './20261124_130100_user_switches';
 
 export const migrations = [
   {
@@ -47,5 +49,15 @@ export const migrations = [
     up: migration_20261123_180000_article_view_days.up,
     down: migration_20261123_180000_article_view_days.down,
     name: '20261123_180000_article_view_days'
+  },
+  {
+    up: migration_20261124_130000_article_slug_origin.up,
+    down: migration_20261124_130000_article_slug_origin.down,
+    name: '20261124_130000_article_slug_origin'
+  },
+  {
+    up: migration_20261124_130100_user_switches.up,
+    down: migration_20261124_130100_user_switches.down,
+    name: '20261124_130100_user_switches'
   },
 ];

@@ -17,12 +17,16 @@ import { searchPlugin } from './search'
 import { articleSeoPlugin } from './seo'
 import { guardsPlugin } from './guards'
 import { sitePlugin } from './site'
+import { slugsPlugin } from './slugs'
+import { userSwitchPlugin } from './userSwitch'
 
 export function inkwellPlugins(env: Env): Plugin[] {
   return [
     accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.uploadMaxBytes, verifyEmail: env.verifyEmail, sessionMaxAgeSeconds: env.sessionMaxAgeSeconds }),
     contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     sitePlugin(),
+    slugsPlugin({ translate: env.translate }),
+    userSwitchPlugin({ debug: env.debug, production: env.production }),
     notificationsPlugin(),
     jobsPlugin({
       connection: env.queueConnection,
