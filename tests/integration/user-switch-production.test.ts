@@ -23,7 +23,7 @@ afterAll(async () => {
 
 describe('the user switcher with NODE_ENV=production (even with APP_DEBUG=true)', () => {
   it('answers 404 on every route, to the site owner on inkwell.test', async () => {
-    const b = await signedIn(t.payload, t.databaseName, cast.owner.email)
+    const b = await signedIn(t.payload, t.databaseName, 'owner@example.test')
     expect((await b.request('/api/user-switch')).status).toBe(404)
     expect((await b.request('/api/user-switch', { json: { user: cast.reader.id } })).status).toBe(404)
     expect((await b.request('/api/user-switch/back', { json: {} })).status).toBe(404)
@@ -31,10 +31,12 @@ describe('the user switcher with NODE_ENV=production (even with APP_DEBUG=true)'
   })
 
   it('ignores a validly signed switch cookie', async () => {
-    const b = await signedIn(t.payload, t.databaseName, cast.owner.email)
+    const b = await signedIn(t.payload, t.databaseName, 'owner@example.test')
     b.cookies.set(SWITCH_COOKIE, signSwitch(SECRET, { ownerId: cast.owner.id, sid: sessionIdOf(b), targetId: cast.reader.id }))
     expect((await (await b.request('/api/users/me')).json()).user.id).toBe(cast.owner.id)
-    const local = await t.payload.auth({ headers: new Headers({ cookie: b.cookieHeader(), host: 'inkwell.test' }) })
+    const local = await t.payload.auth({
+      headers: new Headers({ authorization: `JWT ${b.cookies.get('payload-token')}`, cookie: `${SWITCH_COOKIE}=${b.cookies.get(SWITCH_COOKIE)}`, host: 'inkwell.test' }),
+    })
     expect(local.user?.id).toBe(cast.owner.id)
   })
 })

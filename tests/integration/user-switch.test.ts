@@ -26,7 +26,8 @@ afterAll(async () => {
   await t?.destroy()
 })
 
-const owner = () => signedIn(t.payload, t.databaseName, cast.owner.email)
+const EMAILS = { owner: 'owner@example.test', admin: 'admin@example.test', author: 'author@example.test', otherAuthor: 'author2@example.test', reader: 'reader@example.test' }
+const owner = () => signedIn(t.payload, t.databaseName, EMAILS.owner)
 const meOf = async (b: Browser) => (await (await b.request('/api/users/me')).json()).user as { id: number } | null
 const logRows = async () =>
   (await t.payload.find({ collection: 'user-switches', sort: 'createdAt', limit: 100, depth: 0, overrideAccess: true })).docs.map((d) => ({
@@ -74,10 +75,22 @@ describe('switching', () => {
     expect((await meOf(b))?.id).toBe(cast.reader.id)
     expect((await b.request('/api/user-switches')).status).toBe(403) // the reader may not read the log
     // GraphQL
-    const gql = await graphqlRequest(t, '{ meUser { user { id } } }', { cookie: b.cookieHeader(), host: 'inkwell.test:3000' })
-    expect(gql.data?.meUser?.user?.id).toBe(cast.reader.id)
+    const gql = await graphqlRequest(t, '{ meUser { user { id } } }', {
+      cookie: b.cookieHeader(),
+      host: 'inkwell.test:3000',
+      origin: DEBUG_BASE,
+      'sec-fetch-site': 'same-origin',
+    })
+    expect(gql.data?.meUser?.user?.id, JSON.stringify(gql)).toBe(cast.reader.id)
     // Local API
-    const local = await t.payload.auth({ headers: new Headers({ cookie: b.cookieHeader(), host: 'inkwell.test:3000' }) })
+    // (as the reader site calls it: the session token as a JWT credential, the switch cookie and the host)
+    const local = await t.payload.auth({
+      headers: new Headers({
+        authorization: `JWT ${b.cookies.get('payload-token')}`,
+        cookie: `${SWITCH_COOKIE}=${b.cookies.get(SWITCH_COOKIE)}`,
+        host: 'inkwell.test:3000',
+      }),
+    })
     expect(local.user?.id).toBe(cast.reader.id)
     expect((local.user as { switchedFrom?: unknown }).switchedFrom).toMatchObject({ id: cast.owner.id })
     // The panel now shows the banner's data.
@@ -140,7 +153,7 @@ describe('switching', () => {
 
 describe('who may switch', () => {
   it.each(['reader', 'author', 'admin'] as const)('a %s (no users.switch) cannot: 403, and stays themselves', async (who) => {
-    const b = await signedIn(t.payload, t.databaseName, cast[who].email)
+    const b = await signedIn(t.payload, t.databaseName, EMAILS[who])
     expect((await b.request('/api/user-switch')).status).toBe(403)
     expect((await b.request('/api/user-switch', { json: { user: cast.owner.id } })).status).toBe(403)
     expect(b.cookies.has(SWITCH_COOKIE)).toBe(false)
@@ -157,7 +170,7 @@ describe('who may switch', () => {
     await ownerBrowser.request('/api/user-switch', { json: { user: cast.author.id } })
     const stolen = ownerBrowser.cookies.get(SWITCH_COOKIE)!
 
-    const reader = await signedIn(t.payload, t.databaseName, cast.reader.email)
+    const reader = await signedIn(t.payload, t.databaseName, EMAILS.reader)
     const sid = sessionIdOf(reader)
     for (const value of [
       signSwitch('another-secret-of-the-same-length!', { ownerId: cast.reader.id, sid, targetId: cast.owner.id }),
@@ -175,11 +188,12 @@ describe('who may switch', () => {
     const b = await owner()
     await b.request('/api/user-switch', { json: { user: cast.reader.id } })
     const switchCookie = b.cookies.get(SWITCH_COOKIE)!
+    const ownSid = sessionIdOf(b)
     expect((await b.request('/api/users/logout', { json: {} })).status).toBe(200)
     expect(await meOf(b)).toBeNull()
     // The owner's session is gone from the database, so the old cookies together are worth nothing.
     const owner2 = await t.payload.findByID({ collection: 'users', id: cast.owner.id, overrideAccess: true, showHiddenFields: true })
-    expect((owner2 as { sessions?: { id: string }[] }).sessions?.some((s) => s.id === sessionIdOf(b))).toBeFalsy()
+    expect((owner2 as { sessions?: { id: string }[] }).sessions?.some((s) => s.id === ownSid)).toBe(false)
     expect(switchCookie).toBeTruthy()
   })
 
@@ -189,7 +203,7 @@ describe('who may switch', () => {
     const switchPermission = (await t.payload.find({ collection: 'permissions', where: { slug: { equals: 'users.switch' } }, limit: 1 })).docs[0]!
     await t.payload.update({ collection: 'roles', id: role.id, data: { permissions: [switchPermission.id] } as never })
     await t.payload.update({ collection: 'users', id: cast.otherAuthor.id, data: { roles: [role.id] } as never })
-    const holder = await signedIn(t.payload, t.databaseName, cast.otherAuthor.email)
+    const holder = await signedIn(t.payload, t.databaseName, EMAILS.otherAuthor)
     expect((await holder.request('/api/user-switch', { json: { user: cast.reader.id } })).status).toBe(200)
     expect((await meOf(holder))?.id).toBe(cast.reader.id)
     await t.payload.update({ collection: 'roles', id: role.id, data: { permissions: [] } as never })

@@ -45,6 +45,18 @@ async function logSwitch(req: PayloadRequest, actor: number, target: number, act
   req.payload.logger.info(`user switch: user ${actor} ${action === 'switch' ? 'now browses as' : 'switched back from'} user ${target}`)
 }
 
+/** The `user` of a JSON body (a number or digits) or of a form; NaN when absent or malformed. */
+async function requestedUser(req: PayloadRequest): Promise<number> {
+  let raw: unknown
+  if ((req.headers.get('content-type') ?? '').includes('application/json')) {
+    raw = ((await req.json!().catch(() => ({}))) as { user?: unknown } | null)?.user
+  } else {
+    raw = (await readBody(req)).user
+  }
+  const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : ''
+  return /^\d{1,10}$/.test(text) ? Number(text) : NaN
+}
+
 function guarded(settings: SwitcherSettings, handler: (req: PayloadRequest) => Promise<Response>): Endpoint['handler'] {
   return async (req) => {
     if (!isActiveFor(settings, req.headers, req.url)) return notFound()
@@ -79,8 +91,7 @@ export function userSwitchEndpoints(settings: SwitcherSettings): Endpoint[] {
   const switchTo = guarded(settings, async (req) => {
     const owner = await ownerOf(req)
     if (owner instanceof Response) return owner
-    const raw = (await readBody(req)).user ?? ''
-    const targetId = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN
+    const targetId = await requestedUser(req)
     const target = Number.isSafeInteger(targetId)
       ? await req.payload.findByID({ collection: 'users', id: targetId, depth: 0, overrideAccess: true, disableErrors: true, req })
       : null
