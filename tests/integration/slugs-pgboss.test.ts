@@ -33,7 +33,7 @@ beforeAll(async () => {
   db.on('error', () => {})
   await db.connect()
   cast = await createCast(t.payload)
-})
+}, 300_000)
 afterAll(async () => {
   await db?.end()
   await t?.destroy()
