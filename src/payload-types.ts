@@ -77,6 +77,7 @@ export interface Config {
     replies: Reply;
     media: Media;
     links: Link;
+    'user-switches': UserSwitch;
     notifications: Notification;
     'payload-kv': PayloadKv;
     'payload-locked-documents': PayloadLockedDocument;
@@ -95,6 +96,7 @@ export interface Config {
     replies: RepliesSelect<false> | RepliesSelect<true>;
     media: MediaSelect<false> | MediaSelect<true>;
     links: LinksSelect<false> | LinksSelect<true>;
+    'user-switches': UserSwitchesSelect<false> | UserSwitchesSelect<true>;
     notifications: NotificationsSelect<false> | NotificationsSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
     'payload-locked-documents': PayloadLockedDocumentsSelect<false> | PayloadLockedDocumentsSelect<true>;
@@ -286,9 +288,16 @@ export interface Article {
   title: string;
   fullText?: string | null;
   /**
-   * Left empty, it is made from the title.
+   * Left empty, it is made from the title and follows it (an English translation replaces it when translation is set up). A slug you type stays.
    */
   slug?: string | null;
+  slugOrigin?: ('automatic' | 'translated' | 'editor') | null;
+  formerSlugs?:
+    | {
+        slug: string;
+        id?: string | null;
+      }[]
+    | null;
   format: 'markdown' | 'html';
   markdown?: string | null;
   content?: {
@@ -391,6 +400,20 @@ export interface Link {
   createdAt: string;
 }
 /**
+ * Every use of the debug-only user switcher.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "user-switches".
+ */
+export interface UserSwitch {
+  id: number;
+  actor?: (number | null) | User;
+  action: 'switch' | 'back';
+  target?: (number | null) | User;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "notifications".
  */
@@ -472,6 +495,10 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'links';
         value: number | Link;
+      } | null)
+    | ({
+        relationTo: 'user-switches';
+        value: number | UserSwitch;
       } | null)
     | ({
         relationTo: 'notifications';
@@ -596,6 +623,13 @@ export interface ArticlesSelect<T extends boolean = true> {
   title?: T;
   fullText?: T;
   slug?: T;
+  slugOrigin?: T;
+  formerSlugs?:
+    | T
+    | {
+        slug?: T;
+        id?: T;
+      };
   format?: T;
   markdown?: T;
   content?: T;
@@ -716,6 +750,17 @@ export interface LinksSelect<T extends boolean = true> {
   url?: T;
   description?: T;
   order?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "user-switches_select".
+ */
+export interface UserSwitchesSelect<T extends boolean = true> {
+  actor?: T;
+  action?: T;
+  target?: T;
   updatedAt?: T;
   createdAt?: T;
 }

@@ -1,7 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { can, fieldCan, ownsOr } from '../../src/access'
-import { slugField } from '../../src/fields/slug'
+import { slugField, slugOriginFields, stampSlugOrigin } from '../../src/fields/slug'
 import { stampOwner } from '../../hooks/stampOwner'
 import { publishedOrOwn } from './access'
 import { defaultFormat } from './defaultFormat'
@@ -40,7 +40,7 @@ export const Articles: CollectionConfig = {
   endpoints: [previewEndpoint, previewNeedsPost],
   hooks: {
     beforeOperation: [searchAdminList],
-    beforeChange: [stampOwner('author', 'articles.update.any'), stampPublishedAt, renderBody],
+    beforeChange: [stampOwner('author', 'articles.update.any'), stampPublishedAt, renderBody, stampSlugOrigin],
     afterChange: [indexForSearch],
   },
   fields: [
@@ -53,7 +53,8 @@ export const Articles: CollectionConfig = {
       virtual: true,
       admin: { hidden: true, disableListColumn: true, disableListFilter: true },
     },
-    slugField('title'),
+    slugField('title', {}, { trackOrigin: true }),
+    ...slugOriginFields(),
     {
       name: 'format',
       type: 'select',

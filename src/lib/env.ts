@@ -103,6 +103,10 @@ const schema = z.object({
   MAIL_FROM_NAME: z.preprocess(emptyToUndefined, z.string().default('Inkwell')),
   TRANSLATE_APPID: optionalString,
   TRANSLATE_KEY: optionalString,
+  // Slugs (issue 14): the translation API's endpoint (Baidu's general text translation) and its time limit.
+  TRANSLATE_ENDPOINT: z.preprocess(emptyToUndefined, httpUrl.default('https://fanyi-api.baidu.com/api/trans/vip/translate')),
+  TRANSLATE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(60_000).default(5000)),
+  TRANSLATE_TRIES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(20).default(5)),
   OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
   // How long a provider may take to answer one request (token, profile, discovery, keys) before the sign-in fails.
   OAUTH_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(500).max(120_000).default(10_000)),
@@ -305,7 +309,13 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
       fromAddress: e.MAIL_FROM_ADDRESS,
       fromName: e.MAIL_FROM_NAME,
     },
-    translate: { appId: e.TRANSLATE_APPID, key: e.TRANSLATE_KEY },
+    translate: {
+      appId: e.TRANSLATE_APPID,
+      key: e.TRANSLATE_KEY,
+      endpoint: e.TRANSLATE_ENDPOINT,
+      timeoutMs: e.TRANSLATE_TIMEOUT_MS,
+      tries: e.TRANSLATE_TRIES,
+    },
     avatarMaxBytes: e.AVATAR_MAX_BYTES,
     verifyEmail: e.REGISTER_VERIFY_EMAIL,
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE,

@@ -8,6 +8,8 @@ import * as migration_20261123_150000_search from './20261123_150000_search';
 import * as migration_20261123_180000_article_view_days from './20261123_180000_article_view_days';
 import * as migration_20261124_100000_oauth_identities from './20261124_100000_oauth_identities';
 import * as migration_20261124_110000_applied_view_batches from './20261124_110000_applied_view_batches';
+import * as migration_20261124_130000_article_slug_origin from './20261124_130000_article_slug_origin';
+import * as migration_20261124_130100_user_switches from './20261124_130100_user_switches';
 
 export const migrations = [
   {
@@ -59,5 +61,15 @@ export const migrations = [
     up: migration_20261124_110000_applied_view_batches.up,
     down: migration_20261124_110000_applied_view_batches.down,
     name: '20261124_110000_applied_view_batches'
+  },
+  {
+    up: migration_20261124_130000_article_slug_origin.up,
+    down: migration_20261124_130000_article_slug_origin.down,
+    name: '20261124_130000_article_slug_origin'
+  },
+  {
+    up: migration_20261124_130100_user_switches.up,
+    down: migration_20261124_130100_user_switches.down,
+    name: '20261124_130100_user_switches'
   },
 ];

@@ -20,6 +20,8 @@ import { searchPlugin } from './search'
 import { articleSeoPlugin } from './seo'
 import { guardsPlugin } from './guards'
 import { sitePlugin } from './site'
+import { slugsPlugin } from './slugs'
+import { userSwitchPlugin } from './userSwitch'
 
 export function inkwellPlugins(env: Env): Plugin[] {
   return [
@@ -27,6 +29,8 @@ export function inkwellPlugins(env: Env): Plugin[] {
     oauthPlugin(),
     contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     sitePlugin(),
+    slugsPlugin({ translate: env.translate }),
+    userSwitchPlugin({ debug: env.debug, production: env.production }),
     notificationsPlugin(),
     jobsPlugin({
       connection: env.queueConnection,

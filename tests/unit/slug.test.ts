@@ -8,6 +8,12 @@ describe('slugify', () => {
     ['  Spaces   everywhere  ', 'spaces-everywhere'],
     ['Crème brûlée', 'creme-brulee'],
     ['深入理解 PostgreSQL 索引', 'shen-ru-li-jie-postgresql-suo-yin'],
+    // Pinyin read by word: a character table would say "zhong-qing" and "yin-xing".
+    ['重庆的银行', 'chong-qing-de-yin-hang'],
+    ['女人和旅行', 'nv-ren-he-lv-xing'],
+    ['Vue 3 入门', 'vue-3-ru-men'],
+    ['Привет, мир', 'privet-mir'],
+    ['Ελληνικά', 'ellinika'],
     ['<script>alert(1)</script>', 'script-alert-1-script'],
     ['!!!', 'untitled'],
     ['', 'untitled'],

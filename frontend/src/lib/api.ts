@@ -16,6 +16,7 @@ import { PROVIDERS } from '../../../src/lib/oauth/providers'
 import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../src/payload-types'
 import { searchArticles, SearchQueryError, type SearchResult } from '../../../src/lib/search'
 import { displayedViewCounts, viewCounterOf } from '../../../src/lib/views'
+import { switcherActive } from '../../../src/lib/userSwitch'
 
 export type { ActiveUsers, Article, Category, Link, Media, Reply, SiteSetting, Tag, User }
 
@@ -312,11 +313,27 @@ const SESSION_COOKIE = /(?:^|;\s*)payload-token=([^;]+)/
  * and every form post has already passed Astro's origin check
  * (security.checkOrigin). The token is verified exactly as Payload verifies it.
  */
+/**
+ * The session token as a JWT credential, plus what the user switcher reads
+ * (its own signed cookie and the host; see src/plugins/userSwitch): a
+ * switched owner browses the site as the user they switched to.
+ */
+function visitorAuthHeaders(request: Request, token: string): Headers {
+  const headers = new Headers({ authorization: `JWT ${decodeURIComponent(token)}` })
+  const switchCookie = SWITCH_COOKIE_PATTERN.exec(request.headers.get('cookie') ?? '')?.[0]
+  if (switchCookie) {
+    headers.set('cookie', switchCookie.replace(/^[;\s]+/, ''))
+    headers.set('host', request.headers.get('host') ?? new URL(request.url).host)
+  }
+  return headers
+}
+const SWITCH_COOKIE_PATTERN = /(?:^|;\s*)inkwell-switch=[^;]+/
+
 export async function resolveVisitor(request: Request): Promise<User | null> {
   const token = SESSION_COOKIE.exec(request.headers.get('cookie') ?? '')?.[1]
   if (!token) return null
   try {
-    const { user } = await payload().auth({ headers: new Headers({ authorization: `JWT ${decodeURIComponent(token)}` }) })
+    const { user } = await payload().auth({ headers: visitorAuthHeaders(request, token) })
     if (!user || user.collection !== 'users') return null
     const me = user as unknown as User
     if (typeof me.avatar === 'number') {
@@ -462,4 +479,19 @@ export async function mySignInMethods(me: User): Promise<{ linked: LinkedProvide
     linked: docs.map((d) => ({ provider: d.provider, email: d.email, createdAt: d.createdAt })),
     hasPassword: Boolean((stored as { hash?: string | null } | null)?.hash),
   }
+// The debug-only user switcher (src/plugins/userSwitch): its panel's data, as
+// the visitor, through the same REST route the admin uses. Null wherever the
+// switcher is not active or the visitor may not use it: nothing is rendered.
+
+export type UserSwitcherState = {
+  current: { id: number; name: string }
+  switchedFrom: { id: number; name: string } | null
+  users: { id: number; name: string; email?: string }[]
+}
+
+export async function getUserSwitcher(request: Request, me: User | null): Promise<UserSwitcherState | null> {
+  const env = getEnv()
+  if (!me || !switcherActive({ debug: env.debug, production: env.production }, request.headers.get('host') ?? new URL(request.url).host)) return null
+  const reply = await restAsVisitor('GET', '/user-switch', request)
+  return reply.ok ? (reply.data as unknown as UserSwitcherState) : null
 }

@@ -1,0 +1,38 @@
+import type { CollectionConfig } from 'payload'
+
+import { can } from '../../src/access'
+
+const nobody = () => false
+
+/**
+ * The user switcher's log: every switch and every switch back, with who, whom
+ * and when. Written only by the switcher's endpoints; nobody edits or deletes
+ * it through any API, and only holders of users.switch read it.
+ */
+export const UserSwitches: CollectionConfig = {
+  slug: 'user-switches',
+  labels: { singular: 'User switch', plural: 'User switches' },
+  admin: {
+    group: 'People',
+    useAsTitle: 'action',
+    defaultColumns: ['createdAt', 'actor', 'action', 'target'],
+    description: 'Every use of the debug-only user switcher.',
+  },
+  defaultSort: '-createdAt',
+  access: { read: can('users.switch'), create: nobody, update: nobody, delete: nobody },
+  fields: [
+    // Not required: the log outlives the accounts it names (a deleted user's rows keep the time and the action).
+    { name: 'actor', label: 'Who', type: 'relationship', relationTo: 'users', index: true },
+    {
+      name: 'action',
+      type: 'select',
+      required: true,
+      options: [
+        { label: 'Switched to', value: 'switch' },
+        { label: 'Switched back from', value: 'back' },
+      ],
+    },
+    { name: 'target', label: 'Whom', type: 'relationship', relationTo: 'users', index: true },
+  ],
+  timestamps: true,
+}

@@ -1,0 +1,58 @@
+/**
+ * The debug-only user switcher: a holder of users.switch (the site owner)
+ * browses the site and the admin as any user, and switches back in one click.
+ * It exists only with APP_DEBUG=true on a .dev/.local/.test host and never in
+ * production; elsewhere its routes answer 404 and nothing of it is rendered.
+ *
+ *  - strategy.ts      authenticates a switched request as the user browsed as (every path)
+ *  - endpoints.ts     GET/POST /api/user-switch, POST /api/user-switch/back
+ *  - ownerSession.ts  a refresh or sign-out while switched acts on the owner's own session
+ *  - the user-switches collection logs every switch (who, whom, when)
+ *  - src/admin/UserSwitch: the banner and picker in the admin header;
+ *    frontend/src/components/UserSwitcher.astro: the same on the reader site
+ */
+import type { CollectionConfig, Config, Plugin } from 'payload'
+
+import { UserSwitches } from '../../../collections/UserSwitches'
+import type { SwitcherSettings } from '../../lib/userSwitch'
+import { addToConfig } from '../addToConfig'
+import { userSwitchEndpoints } from './endpoints'
+import { endOwnerSessionOnLogout, refreshAsOwner } from './ownerSession'
+import { userSwitchStrategy } from './strategy'
+
+function withStrategy(collection: CollectionConfig, settings: SwitcherSettings): CollectionConfig {
+  if (collection.slug !== 'users' || !collection.auth) return collection
+  const auth = collection.auth === true ? {} : collection.auth
+  const hooks = collection.hooks ?? {}
+  return {
+    ...collection,
+    // First, so it is asked before Payload's own JWT strategy (which it consults itself).
+    auth: { ...auth, strategies: [userSwitchStrategy(settings), ...(auth.strategies ?? [])] },
+    hooks: {
+      ...hooks,
+      beforeOperation: [refreshAsOwner, ...(hooks.beforeOperation ?? [])],
+      afterLogout: [...(hooks.afterLogout ?? []), endOwnerSessionOnLogout],
+    },
+  }
+}
+
+export const userSwitchPlugin =
+  (settings: SwitcherSettings): Plugin =>
+  (config: Config): Config => {
+    if (!config.collections?.some((c) => c.slug === 'users')) {
+      throw new Error('userSwitchPlugin: add it after the plugin that adds the users collection (accountsPlugin)')
+    }
+    const withLog = addToConfig({ collections: [UserSwitches] })(config) as Config
+    return {
+      ...withLog,
+      collections: withLog.collections!.map((c) => withStrategy(c, settings)),
+      endpoints: [...(withLog.endpoints ?? []), ...userSwitchEndpoints(settings)],
+      admin: {
+        ...withLog.admin,
+        components: {
+          ...withLog.admin?.components,
+          header: [...(withLog.admin?.components?.header ?? []), '/src/admin/UserSwitch/UserSwitchHeader#UserSwitchHeader'],
+        },
+      },
+    }
+  }
