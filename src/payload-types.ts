@@ -77,6 +77,7 @@ export interface Config {
     media: Media;
     links: Link;
     notifications: Notification;
+    'access-tokens': AccessToken;
     'payload-kv': PayloadKv;
     'payload-locked-documents': PayloadLockedDocument;
     'payload-preferences': PayloadPreference;
@@ -94,6 +95,7 @@ export interface Config {
     media: MediaSelect<false> | MediaSelect<true>;
     links: LinksSelect<false> | LinksSelect<true>;
     notifications: NotificationsSelect<false> | NotificationsSelect<true>;
+    'access-tokens': AccessTokensSelect<false> | AccessTokensSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
     'payload-locked-documents': PayloadLockedDocumentsSelect<false> | PayloadLockedDocumentsSelect<true>;
     'payload-preferences': PayloadPreferencesSelect<false> | PayloadPreferencesSelect<true>;
@@ -399,6 +401,33 @@ export interface Notification {
   createdAt: string;
 }
 /**
+ * Personal access tokens for the API. The token is shown once, in the answer that creates it; revoke a token by deleting it.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "access-tokens".
+ */
+export interface AccessToken {
+  id: number;
+  /**
+   * What the token is for, e.g. "backup script".
+   */
+  name: string;
+  scope: 'read' | 'write';
+  /**
+   * Leave empty for a token that does not expire.
+   */
+  expiresAt?: string | null;
+  user?: (number | null) | User;
+  /**
+   * The start of the token (iwt_<id>_…).
+   */
+  publicId?: string | null;
+  secretHash?: string | null;
+  lastUsedAt?: string | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payload-kv".
  */
@@ -461,6 +490,10 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'notifications';
         value: number | Notification;
+      } | null)
+    | ({
+        relationTo: 'access-tokens';
+        value: number | AccessToken;
       } | null);
   globalSlug?: string | null;
   user: {
@@ -710,6 +743,21 @@ export interface NotificationsSelect<T extends boolean = true> {
   actor?: T;
   readAt?: T;
   mailedAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "access-tokens_select".
+ */
+export interface AccessTokensSelect<T extends boolean = true> {
+  name?: T;
+  scope?: T;
+  expiresAt?: T;
+  user?: T;
+  publicId?: T;
+  secretHash?: T;
+  lastUsedAt?: T;
   updatedAt?: T;
   createdAt?: T;
 }

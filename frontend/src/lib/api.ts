@@ -301,9 +301,12 @@ const SESSION_COOKIE = /(?:^|;\s*)payload-token=([^;]+)/
  */
 export async function resolveVisitor(request: Request): Promise<User | null> {
   const token = SESSION_COOKIE.exec(request.headers.get('cookie') ?? '')?.[1]
-  if (!token) return null
+  // A personal access token (`Authorization: Bearer`, or `?access_token=` which the server turns into it) signs the visitor in too.
+  const bearer = request.headers.get('authorization')
+  if (!token && !bearer?.startsWith('Bearer ')) return null
   try {
-    const { user } = await payload().auth({ headers: new Headers({ authorization: `JWT ${decodeURIComponent(token)}` }) })
+    const authorization = token ? `JWT ${decodeURIComponent(token)}` : bearer!
+    const { user } = await payload().auth({ headers: new Headers({ authorization }) })
     if (!user || user.collection !== 'users') return null
     const me = user as unknown as User
     if (typeof me.avatar === 'number') {
