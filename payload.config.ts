@@ -15,7 +15,7 @@ import { getEnv } from './src/lib/env'
 import { graphqlLimits } from './src/lib/graphqlLimits'
 import { emailAdapter } from './src/lib/mail'
 import { migrations } from './src/migrations'
-import { redactLogValue } from './src/lib/redactCredentials'
+import { redactingLogHooks } from './src/lib/redactCredentials'
 import { inkwellPlugins } from './src/plugins'
 
 const dirname = path.dirname(fileURLToPath(import.meta.url))
@@ -53,7 +53,7 @@ export default buildConfig({
     options: {
       level: env.logLevel,
       // No credential (an `access_token` in a URL, a Bearer value) reaches a log line.
-      hooks: { logMethod: (args, method) => method(...(args.map((arg) => redactLogValue(arg)) as Parameters<typeof method>)) },
+      hooks: redactingLogHooks as never,
     },
   },
   telemetry: false,

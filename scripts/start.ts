@@ -7,6 +7,7 @@ import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
 import { poolOf } from '../src/lib/pool'
 import { BatchedViewCounter, installViewCounter, postgresViewWriter } from '../src/lib/views'
 import { buildIfStale } from '../src/lib/build'
+import { cjkFontInstalled } from '../src/lib/shareCard'
 import { seedDemo } from '../src/seed'
 import { startWebServer } from '../src/server'
 
@@ -29,6 +30,7 @@ const views = new BatchedViewCounter(postgresViewWriter(poolOf(payload)!), {
 })
 installViewCounter(views)
 const web = await startWebServer(env, { log, views })
+if (!(await cjkFontInstalled())) log('  ! No CJK font found: share images draw Chinese, Japanese and Korean as boxes. Run npm run ensure:fonts.')
 
 log(`
   Inkwell is running (${((Date.now() - started) / 1000).toFixed(1)} s)

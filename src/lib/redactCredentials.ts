@@ -24,3 +24,12 @@ export function redactLogValue(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.map((v) => redactLogValue(v, depth + 1))
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactLogValue(v, depth + 1)]))
 }
+
+type LogMethod = (...args: unknown[]) => void
+
+/** pino's `hooks` for Payload's logger: every argument of every log call redacted before it is written. */
+export const redactingLogHooks = {
+  logMethod(this: unknown, args: unknown[], method: LogMethod) {
+    return method.apply(this, args.map((arg) => redactLogValue(arg)))
+  },
+}

@@ -3,6 +3,7 @@ import {
   type AuthStrategy,
   type CollectionBeforeOperationHook,
   type CollectionConfig,
+  type CollectionMeHook,
   type Config,
   type Endpoint,
   type GlobalBeforeChangeHook,
@@ -106,6 +107,21 @@ export const refuseCredentialChangesByToken: CollectionBeforeOperationHook = ({ 
 }
 
 /**
+ * `/api/users/me` for a token: the user and the token's expiry. Payload would
+ * otherwise decode the Bearer value as its own JWT (and fail), and never
+ * echoes a credential back.
+ */
+export const meByToken: CollectionMeHook = async ({ args, user }) => {
+  const token = requestToken(args.req)
+  if (!token) return
+  const stored = (await args.req.payload.findByID({ collection: 'access-tokens', id: token.id, depth: 0, overrideAccess: true, disableErrors: true })) as {
+    expiresAt?: string | null
+  } | null
+  const exp = stored?.expiresAt ? Math.floor(new Date(stored.expiresAt).getTime() / 1000) : undefined
+  return { user, exp } as never
+}
+
+/**
  * Custom endpoints that change something (any method but GET) are closed to
  * read-scope tokens; an endpoint that only reads through POST (a rendered
  * image, say) says so with `custom.readOnly`.
@@ -135,6 +151,7 @@ function withTokenRules(collection: CollectionConfig): CollectionConfig {
         ...(users ? [refuseCredentialChangesByToken] : []),
         ...(collection.hooks?.beforeOperation ?? []),
       ],
+      ...(users ? { me: [meByToken, ...(collection.hooks?.me ?? [])] } : {}),
     },
   }
 }

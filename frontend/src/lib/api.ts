@@ -370,6 +370,11 @@ export async function accountPost(
   return restAsVisitor('POST', path, request, JSON.stringify(body), { 'content-type': 'application/json' }, clientAddress)
 }
 
+/** DELETEs an API path (`/access-tokens/<id>`) as the visitor. */
+export function accountDelete(path: string, request: Request, clientAddress?: string): Promise<AccountReply> {
+  return restAsVisitor('DELETE', path, request, undefined, {}, clientAddress)
+}
+
 /** Field messages from an account reply; Payload's own errors (e.g. 429) land on `form`. */
 export function fieldErrorsOf(reply: AccountReply): Record<string, string> {
   const { errors, message } = reply.data
