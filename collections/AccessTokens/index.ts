@@ -1,7 +1,6 @@
 import type { CollectionConfig, Validate } from 'payload'
 
 import { TOKEN_SCOPES } from '../../src/lib/accessTokens'
-import { stampOwner } from '../../hooks/stampOwner'
 import { createOwnToken, ownTokensOrManager, renameOwnToken } from './access'
 import { issueSecret, showTokenOnce } from './hooks/issueSecret'
 
@@ -30,11 +29,13 @@ export const AccessTokens: CollectionConfig = {
     useAsTitle: 'name',
     group: 'People',
     defaultColumns: ['name', 'scope', 'user', 'publicId', 'expiresAt', 'lastUsedAt'],
-    description: 'Personal access tokens for the API. The token is shown once, in the answer that creates it; revoke a token by deleting it.',
+    description: 'Personal access tokens for the API. Create one with the form above the list: the token is shown once. Revoke a token by deleting it.',
+    // The create view would save a token nobody sees (the secret is only in the create answer): this form shows it.
+    components: { beforeListTable: ['/src/admin/AccessTokenCreator#AccessTokenCreator'] },
   },
   access: { read: ownTokensOrManager, create: createOwnToken, update: renameOwnToken, delete: ownTokensOrManager },
   defaultSort: '-createdAt',
-  hooks: { beforeChange: [stampOwner('user', 'users.manage'), issueSecret], afterRead: [showTokenOnce] },
+  hooks: { beforeChange: [issueSecret], afterRead: [showTokenOnce] },
   fields: [
     { name: 'name', type: 'text', required: true, maxLength: TOKEN_NAME_MAX_LENGTH, admin: { description: 'What the token is for, e.g. "backup script".' } },
     {

@@ -81,6 +81,13 @@ describe('creating a token', () => {
     expect(JSON.stringify(nameless.body)).toMatch(/name/i)
   })
 
+  it('is always its creator\'s, even when a user manager names someone else', async () => {
+    const ownerJwt = (await t.payload.login({ collection: 'users', data: { email: 'owner@example.test', password: PASSWORD } })).token!
+    const doc = await createToken({ name: 'for someone else', user: cast.reader.id }, ownerJwt)
+    const stored = await t.payload.findByID({ collection: 'access-tokens', id: doc.id })
+    expect(stored.user).toMatchObject({ id: cast.owner.id })
+  })
+
   it('is refused to anonymous visitors', async () => {
     const reply = await send('/api/access-tokens', json({ name: 'x' }))
     expect(reply.status).toBe(403)

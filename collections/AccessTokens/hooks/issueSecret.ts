@@ -15,7 +15,9 @@ export const issueSecret: CollectionBeforeChangeHook = ({ data, operation, req }
   if (operation !== 'create') return data
   const issued = issueToken()
   req.context[ISSUED] = { ...(req.context[ISSUED] as Issued | undefined), [issued.publicId]: issued.token }
-  return { ...data, publicId: issued.publicId, secretHash: issued.secretHash, lastUsedAt: null }
+  // A token is its creator's, always: not even a user manager makes one that acts as someone else.
+  const user = req.user?.collection === 'users' ? req.user.id : data.user
+  return { ...data, user, publicId: issued.publicId, secretHash: issued.secretHash, lastUsedAt: null }
 }
 
 /** The token appears in the answer of the request that created it, and never again. */

@@ -33,6 +33,7 @@ import { MetaTitleComponent as MetaTitleComponent_a8a977ebc872c5d5ea7ee689724c08
 import { MetaDescriptionComponent as MetaDescriptionComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { MetaImageComponent as MetaImageComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { PreviewComponent as PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
+import { AccessTokenCreator as AccessTokenCreator_26bccc43db7773828ae94e2da4479acd } from '../../../../src/admin/AccessTokenCreator'
 import { QueueConsoleNavLink as QueueConsoleNavLink_fc43a652e1df5a5763e59af0b6891f68 } from '../../../../src/admin/QueueConsole/QueueConsoleNavLink'
 import { QueueConsoleView as QueueConsoleView_47e55900e194d3376e36a651392dcf55 } from '../../../../src/admin/QueueConsole/QueueConsoleView'
 import { CollectionCards as CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1 } from '@payloadcms/next/rsc'
@@ -74,6 +75,7 @@ export const importMap = {
   "@payloadcms/plugin-seo/client#MetaDescriptionComponent": MetaDescriptionComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@payloadcms/plugin-seo/client#MetaImageComponent": MetaImageComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@payloadcms/plugin-seo/client#PreviewComponent": PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860,
+  "/src/admin/AccessTokenCreator#AccessTokenCreator": AccessTokenCreator_26bccc43db7773828ae94e2da4479acd,
   "/src/admin/QueueConsole/QueueConsoleNavLink#QueueConsoleNavLink": QueueConsoleNavLink_fc43a652e1df5a5763e59af0b6891f68,
   "/src/admin/QueueConsole/QueueConsoleView#QueueConsoleView": QueueConsoleView_47e55900e194d3376e36a651392dcf55,
   "@payloadcms/next/rsc#CollectionCards": CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1
