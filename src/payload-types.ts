@@ -401,7 +401,7 @@ export interface Notification {
   createdAt: string;
 }
 /**
- * Personal access tokens for the API. The token is shown once, in the answer that creates it; revoke a token by deleting it.
+ * Personal access tokens for the API. Create one with the form above the list: the token is shown once. Revoke a token by deleting it.
  *
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "access-tokens".

@@ -14,6 +14,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { startApp, type RunningApp } from '../helpers/app'
+import { waitUntil } from '../helpers/waitUntil'
 
 const run = promisify(execFile)
 const DOC = path.resolve(import.meta.dirname, '../../docs/API.md')
@@ -96,7 +97,10 @@ beforeAll(async () => {
   const articleId = articles.docs[0].id
   // A reader's reply gives the author a notification to mark read.
   await api('/api/replies', { method: 'POST', headers: { authorization: `JWT ${readerJwt}` }, json: { article: articleId, body: 'For the docs.' } })
-  const { body: notes } = await api('/api/notifications?depth=0&limit=1', { headers: { authorization: `JWT ${authorJwt}` } })
+  const notificationId = await waitUntil(
+    async () => (await api('/api/notifications?depth=0&limit=1', { headers: { authorization: `JWT ${authorJwt}` } })).body.docs?.[0]?.id as number | undefined,
+    { what: "the reply's notification to the author" },
+  )
 
   Object.assign(values, {
     BASE_URL: app.url,
@@ -107,7 +111,7 @@ beforeAll(async () => {
     READ_TOKEN: (await createToken(authorJwt, 'docs: read', 'read')).token,
     TOKEN_ID: String((await createToken(authorJwt, 'docs: to revoke', 'read')).id),
     ARTICLE_ID: String(articleId),
-    NOTIFICATION_ID: String(notes.docs[0]?.id),
+    NOTIFICATION_ID: String(notificationId),
     IMAGE_PATH: image,
     RESET_TOKEN: 'made-up-reset-token',
   })
