@@ -15,6 +15,7 @@ import { getEnv } from './src/lib/env'
 import { graphqlLimits } from './src/lib/graphqlLimits'
 import { emailAdapter } from './src/lib/mail'
 import { migrations } from './src/migrations'
+import { redactingLogHooks } from './src/lib/redactCredentials'
 import { inkwellPlugins } from './src/plugins'
 
 const dirname = path.dirname(fileURLToPath(import.meta.url))
@@ -48,7 +49,13 @@ export default buildConfig({
   },
   csrf: [env.baseUrl],
   cors: [env.baseUrl],
-  logger: { options: { level: env.logLevel } },
+  logger: {
+    options: {
+      level: env.logLevel,
+      // No credential (an `access_token` in a URL, a Bearer value) reaches a log line.
+      hooks: redactingLogHooks as never,
+    },
+  },
   telemetry: false,
   typescript: { outputFile: path.resolve(dirname, 'src/payload-types.ts') },
   // Depth, alias and cost limits on every GraphQL document (GRAPHQL_MAX_* settings).

@@ -6,6 +6,7 @@
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
 import { viewCounterOf } from '../src/lib/views'
 import { buildIfStale } from '../src/lib/build'
+import { cjkFontInstalled } from '../src/lib/shareCard'
 import { seedDemo } from '../src/seed'
 import { startWebServer } from '../src/server'
 
@@ -25,6 +26,7 @@ if (env.seedOnStart && (await payload.count({ collection: 'users', overrideAcces
 }
 // The activity plugin made the counter (Redis or PostgreSQL); the render cache counts the views it serves.
 const web = await startWebServer(env, { log, views: viewCounterOf(payload) })
+if (!(await cjkFontInstalled())) log('  ! No CJK font found: share images draw Chinese, Japanese and Korean as boxes. Run npm run ensure:fonts.')
 
 log(`
   Inkwell is running (${((Date.now() - started) / 1000).toFixed(1)} s)

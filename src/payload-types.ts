@@ -79,6 +79,7 @@ export interface Config {
     links: Link;
     'user-switches': UserSwitch;
     notifications: Notification;
+    'access-tokens': AccessToken;
     'payload-kv': PayloadKv;
     'payload-locked-documents': PayloadLockedDocument;
     'payload-preferences': PayloadPreference;
@@ -98,6 +99,7 @@ export interface Config {
     links: LinksSelect<false> | LinksSelect<true>;
     'user-switches': UserSwitchesSelect<false> | UserSwitchesSelect<true>;
     notifications: NotificationsSelect<false> | NotificationsSelect<true>;
+    'access-tokens': AccessTokensSelect<false> | AccessTokensSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
     'payload-locked-documents': PayloadLockedDocumentsSelect<false> | PayloadLockedDocumentsSelect<true>;
     'payload-preferences': PayloadPreferencesSelect<false> | PayloadPreferencesSelect<true>;
@@ -433,6 +435,33 @@ export interface Notification {
   createdAt: string;
 }
 /**
+ * Personal access tokens for the API. Create one with the form above the list: the token is shown once. Revoke a token by deleting it.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "access-tokens".
+ */
+export interface AccessToken {
+  id: number;
+  /**
+   * What the token is for, e.g. "backup script".
+   */
+  name: string;
+  scope: 'read' | 'write';
+  /**
+   * Leave empty for a token that does not expire.
+   */
+  expiresAt?: string | null;
+  user?: (number | null) | User;
+  /**
+   * The start of the token (iwt_<id>_…).
+   */
+  publicId?: string | null;
+  secretHash?: string | null;
+  lastUsedAt?: string | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payload-kv".
  */
@@ -503,6 +532,10 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'notifications';
         value: number | Notification;
+      } | null)
+    | ({
+        relationTo: 'access-tokens';
+        value: number | AccessToken;
       } | null);
   globalSlug?: string | null;
   user: {
@@ -776,6 +809,21 @@ export interface NotificationsSelect<T extends boolean = true> {
   actor?: T;
   readAt?: T;
   mailedAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "access-tokens_select".
+ */
+export interface AccessTokensSelect<T extends boolean = true> {
+  name?: T;
+  scope?: T;
+  expiresAt?: T;
+  user?: T;
+  publicId?: T;
+  secretHash?: T;
+  lastUsedAt?: T;
   updatedAt?: T;
   createdAt?: T;
 }

@@ -6,6 +6,7 @@ import { stampOwner } from '../../hooks/stampOwner'
 import { publishedOrOwn } from './access'
 import { defaultFormat } from './defaultFormat'
 import { articleEditor } from './editor'
+import { cardEndpoint, cardForCrawlers } from './endpoints/card'
 import { previewEndpoint, previewNeedsPost } from './endpoints/preview'
 import { indexForSearch } from './hooks/indexForSearch'
 import { renderBody } from './hooks/renderBody'
@@ -37,7 +38,7 @@ export const Articles: CollectionConfig = {
     { fields: ['category', 'status', 'publishedAt'] },
     { fields: ['author', 'status', 'publishedAt'] },
   ],
-  endpoints: [previewEndpoint, previewNeedsPost],
+  endpoints: [previewEndpoint, previewNeedsPost, cardEndpoint, cardForCrawlers],
   hooks: {
     beforeOperation: [searchAdminList],
     beforeChange: [stampOwner('author', 'articles.update.any'), stampPublishedAt, renderBody, stampSlugOrigin],

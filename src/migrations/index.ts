@@ -10,6 +10,7 @@ import * as migration_20261124_100000_oauth_identities from './20261124_100000_o
 import * as migration_20261124_110000_applied_view_batches from './20261124_110000_applied_view_batches';
 import * as migration_20261124_130000_article_slug_origin from './20261124_130000_article_slug_origin';
 import * as migration_20261124_130100_user_switches from './20261124_130100_user_switches';
+import * as migration_20261124_140000_access_tokens from './20261124_140000_access_tokens';
 
 export const migrations = [
   {
@@ -71,5 +72,10 @@ export const migrations = [
     up: migration_20261124_130100_user_switches.up,
     down: migration_20261124_130100_user_switches.down,
     name: '20261124_130100_user_switches'
+  },
+  {
+    up: migration_20261124_140000_access_tokens.up,
+    down: migration_20261124_140000_access_tokens.down,
+    name: '20261124_140000_access_tokens'
   },
 ];

@@ -7,6 +7,7 @@ import path from 'node:path'
 import type { Plugin } from 'payload'
 
 import type { Env } from '../lib/env'
+import { accessTokensPlugin } from './accessTokens'
 import { accountsPlugin } from './accounts'
 import { activityPlugin } from './activity'
 import { contentPlugin } from './content'
@@ -46,6 +47,8 @@ export function inkwellPlugins(env: Env): Plugin[] {
     // Last: they decorate the collections the plugins above added.
     renderCachePlugin(),
     listLimitsPlugin(),
+    // Sees every collection and endpoint: the token strategy and the rules a token obeys everywhere.
+    accessTokensPlugin(),
     // After every plugin that adds collections: rules all of them obey (server-owned fields, sort paths, text).
     guardsPlugin(),
   ]

@@ -12,10 +12,13 @@ import { getPayload, handleEndpoints, type Payload } from 'payload'
 
 import { listenForInvalidations } from '../lib/cacheBus'
 import type { Env } from '../lib/env'
+import { redactCredentials } from '../lib/redactCredentials'
+import { acceptingEveryBodyForm } from '../lib/requestBody'
 import { installSitePayload } from '../lib/sitePayload'
 import type { ViewCounter } from '../lib/views'
 import { enforceBodyLimit } from './bodyLimit'
 import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
+import { moveAccessTokenToHeader } from './accessTokenParameter'
 import { ownerOf } from './routes'
 import { securityHeaders } from './securityHeaders'
 import { withDefaultCacheControl } from './staticCaching'
@@ -61,7 +64,8 @@ function filesUnder(dir: string): Set<string> {
 /** The reader site reads through this process's Payload (Local API), and posts forms through its REST handling. */
 async function provideSitePayload(payload: Payload | undefined): Promise<void> {
   const instance = payload ?? (await getPayload({ config: (await import('../../payload.config')).default }))
-  installSitePayload({ payload: instance, rest: (request) => handleEndpoints({ config: instance.config, request }) })
+  const rest = acceptingEveryBodyForm((request: Request) => handleEndpoints({ config: instance.config, request }))
+  installSitePayload({ payload: instance, rest: (request) => rest(request, undefined) })
 }
 
 function isLoopback(address: string | undefined): boolean {
@@ -74,7 +78,7 @@ function notReady(res: ServerResponse) {
 }
 
 function internalError(res: ServerResponse, error: unknown, log: (m: string) => void) {
-  log(`request failed: ${error instanceof Error ? error.stack : String(error)}`)
+  log(redactCredentials(`request failed: ${error instanceof Error ? error.stack : String(error)}`))
   if (res.headersSent) return void res.destroy()
   res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
   res.end('Internal Server Error\n')
@@ -103,6 +107,7 @@ export async function startWebServer(
     // is trusted; loopback peers (the reader site calling the API on a visitor's
     // behalf, or a local reverse proxy) keep theirs.
     if (!env.trustProxy && !isLoopback(req.socket.remoteAddress)) req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? ''
+    moveAccessTokenToHeader(req)
     const owner = ownerOf(req.url)
     setSecurityHeaders(req, res, owner)
     if (enforceBodyLimit(req, res, bodyLimits)) return

@@ -65,7 +65,8 @@ export function cacheKeyOf(url: string): string | null {
 /** True for the requests the cache may answer: anonymous reads. */
 export function isCacheable(req: IncomingMessage): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false
-  return !SESSION_COOKIE.test(req.headers.cookie ?? '')
+  // A page for a signed-in visitor (session cookie or access token) is theirs alone.
+  return !SESSION_COOKIE.test(req.headers.cookie ?? '') && !req.headers.authorization
 }
 
 // ---- compression ----------------------------------------------------------

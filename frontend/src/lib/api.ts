@@ -331,9 +331,12 @@ const SWITCH_COOKIE_PATTERN = /(?:^|;\s*)inkwell-switch=[^;]+/
 
 export async function resolveVisitor(request: Request): Promise<User | null> {
   const token = SESSION_COOKIE.exec(request.headers.get('cookie') ?? '')?.[1]
-  if (!token) return null
+  // A personal access token (`Authorization: Bearer`, or `?access_token=` which the server turns into it) signs the visitor in too.
+  const bearer = request.headers.get('authorization')
+  if (!token && !bearer?.startsWith('Bearer ')) return null
   try {
-    const { user } = await payload().auth({ headers: visitorAuthHeaders(request, token) })
+    const headers = token ? visitorAuthHeaders(request, token) : new Headers({ authorization: bearer! })
+    const { user } = await payload().auth({ headers })
     if (!user || user.collection !== 'users') return null
     const me = user as unknown as User
     if (typeof me.avatar === 'number') {
@@ -395,6 +398,11 @@ export async function accountPost(
 ): Promise<AccountReply> {
   if (body instanceof FormData) return restAsVisitor('POST', path, request, body, {}, clientAddress)
   return restAsVisitor('POST', path, request, JSON.stringify(body), { 'content-type': 'application/json' }, clientAddress)
+}
+
+/** DELETEs an API path (`/access-tokens/<id>`) as the visitor. */
+export function accountDelete(path: string, request: Request, clientAddress?: string): Promise<AccountReply> {
+  return restAsVisitor('DELETE', path, request, undefined, {}, clientAddress)
 }
 
 /** Field messages from an account reply; Payload's own errors (e.g. 429) land on `form`. */

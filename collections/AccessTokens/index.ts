@@ -1,0 +1,56 @@
+import type { CollectionConfig, Validate } from 'payload'
+
+import { TOKEN_SCOPES } from '../../src/lib/accessTokens'
+import { createOwnToken, ownTokensOrManager, renameOwnToken } from './access'
+import { issueSecret, showTokenOnce } from './hooks/issueSecret'
+
+export const TOKEN_NAME_MAX_LENGTH = 80
+
+const inTheFuture: Validate = (value, { operation, previousValue }) => {
+  if (value === null || value === undefined || value === '') return true
+  const when = new Date(value as string)
+  if (Number.isNaN(when.getTime())) return 'Give the expiry as a date, e.g. 2027-01-31.'
+  // An expiry already set may pass (a token is renamed after it expired); a new one must lie ahead.
+  if (operation === 'update' && previousValue && new Date(previousValue as string).getTime() === when.getTime()) return true
+  return when.getTime() > Date.now() ? true : 'The expiry must be in the future.'
+}
+
+/**
+ * Personal access tokens for scripts and the command line. Each is shown once
+ * (in the answer that creates it), stored as a hash, and accepted as
+ * `Authorization: Bearer <token>` or `?access_token=<token>` by the
+ * access-token strategy on Users (src/plugins/accessTokens.ts). Revoking a
+ * token deletes it.
+ */
+export const AccessTokens: CollectionConfig = {
+  slug: 'access-tokens',
+  labels: { singular: 'Access token', plural: 'Access tokens' },
+  admin: {
+    useAsTitle: 'name',
+    group: 'People',
+    defaultColumns: ['name', 'scope', 'user', 'publicId', 'expiresAt', 'lastUsedAt'],
+    description: 'Personal access tokens for the API. Create one with the form above the list: the token is shown once. Revoke a token by deleting it.',
+    // The create view would save a token nobody sees (the secret is only in the create answer): this form shows it.
+    components: { beforeListTable: ['/src/admin/AccessTokenCreator#AccessTokenCreator'] },
+  },
+  access: { read: ownTokensOrManager, create: createOwnToken, update: renameOwnToken, delete: ownTokensOrManager },
+  defaultSort: '-createdAt',
+  hooks: { beforeChange: [issueSecret], afterRead: [showTokenOnce] },
+  fields: [
+    { name: 'name', type: 'text', required: true, maxLength: TOKEN_NAME_MAX_LENGTH, admin: { description: 'What the token is for, e.g. "backup script".' } },
+    {
+      name: 'scope',
+      type: 'select',
+      required: true,
+      defaultValue: 'read',
+      options: TOKEN_SCOPES.map((value) => ({ value, label: value === 'read' ? 'Read' : 'Read and write' })),
+      access: { update: () => false },
+    },
+    { name: 'expiresAt', type: 'date', validate: inTheFuture, admin: { description: 'Leave empty for a token that does not expire.' }, access: { update: () => false } },
+    { name: 'user', type: 'relationship', relationTo: 'users', index: true, admin: { readOnly: true }, access: { update: () => false } },
+    // Server-owned: drawn by issueSecret, never written by a client.
+    { name: 'publicId', type: 'text', unique: true, index: true, admin: { readOnly: true, description: 'The start of the token (iwt_<id>_…).' }, access: { create: () => false, update: () => false } },
+    { name: 'secretHash', type: 'text', hidden: true, access: { create: () => false, update: () => false } },
+    { name: 'lastUsedAt', type: 'date', admin: { readOnly: true }, access: { create: () => false, update: () => false } },
+  ],
+}

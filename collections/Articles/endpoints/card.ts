@@ -1,0 +1,90 @@
+import { addDataAndFileToRequest, type Endpoint, type PayloadRequest } from 'payload'
+
+import {
+  cachedCard,
+  cardETag,
+  CARD_FORMATS,
+  drawCard,
+  negotiateCardType,
+  parseCardRequest,
+  type CardContent,
+} from '../../../src/lib/shareCard'
+
+const IMAGE_TYPES = Object.keys(CARD_FORMATS).join(', ')
+
+function problem(status: number, message: string, field?: string, headers: Record<string, string> = {}): Response {
+  return Response.json({ errors: [{ message, ...(field ? { field } : {}) }] }, { status, headers: { 'Cache-Control': 'no-store', Vary: 'Accept', ...headers } })
+}
+
+async function requestedOptions(req: PayloadRequest): Promise<Record<string, unknown>> {
+  if (req.method === 'GET') return Object.fromEntries(req.searchParams?.entries() ?? [])
+  await addDataAndFileToRequest(req)
+  return (req.data ?? {}) as Record<string, unknown>
+}
+
+type CardArticle = {
+  id: number
+  title: string
+  status?: string | null
+  updatedAt: string
+  author?: { name?: string | null } | number | null
+  category?: { name?: string | null } | number | null
+}
+
+async function cardContent(req: PayloadRequest, article: CardArticle): Promise<CardContent> {
+  const settings = (await req.payload.findGlobal({ slug: 'site-settings', depth: 0, req })) as { siteName?: string | null }
+  const author = typeof article.author === 'object' && article.author ? article.author.name : undefined
+  const category = typeof article.category === 'object' && article.category ? article.category.name : undefined
+  return { title: article.title, author: author || 'Anonymous', category: category ?? undefined, siteName: settings.siteName || 'Inkwell' }
+}
+
+/**
+ * The article's share image. `POST /api/articles/<id>/card` with a JSON body
+ * `{"width": 1200, "theme": "dark"}`, or `GET` with the same as a query (what
+ * crawlers fetch for og:image). The image type follows Accept (PNG, JPEG,
+ * WebP); a client that accepts none of them gets 406. Only a reader who may
+ * read the article gets its card. Read-only: a read-scope token may call it.
+ */
+const handler: Endpoint['handler'] = async (req) => {
+  const type = negotiateCardType(req.headers.get('accept'))
+  if (!type) {
+    return problem(406, `This URL answers an image, not ${req.headers.get('accept')}. Send Accept: ${IMAGE_TYPES}.`)
+  }
+  const parsed = parseCardRequest(await requestedOptions(req))
+  if ('errors' in parsed) {
+    const [field, message] = Object.entries(parsed.errors)[0]!
+    return Response.json(
+      { errors: Object.entries(parsed.errors).map(([f, m]) => ({ message: m, field: f })), message },
+      { status: 400, headers: { 'Cache-Control': 'no-store', 'X-Invalid-Field': field } },
+    )
+  }
+  const id = String(req.routeParams?.id ?? '')
+  if (!/^\d{1,15}$/.test(id)) return problem(404, `No article has the id "${id}".`)
+  const article = (await req.payload.findByID({
+    collection: 'articles',
+    id: Number(id),
+    depth: 1,
+    overrideAccess: false,
+    disableErrors: true,
+    req,
+    select: { title: true, status: true, updatedAt: true, author: true, category: true },
+  })) as CardArticle | null
+  if (!article) return problem(404, `No article has the id "${id}", or you may not read it.`)
+
+  const content = await cardContent(req, article)
+  const options = { ...parsed.value, type }
+  const etag = cardETag(content, options, article.updatedAt)
+  const headers = {
+    'Content-Type': type,
+    ETag: etag,
+    Vary: 'Accept',
+    // A published article's card is the same for everyone; a draft's is only for those who may see it.
+    'Cache-Control': article.status === 'published' ? 'public, max-age=3600, stale-while-revalidate=86400' : 'private, no-cache',
+  }
+  if (req.headers.get('if-none-match')?.split(',').some((tag) => tag.trim() === etag)) return new Response(null, { status: 304, headers })
+  const image = await cachedCard(etag, () => drawCard(content, options))
+  return new Response(new Uint8Array(image), { status: 200, headers: { ...headers, 'Content-Length': String(image.length) } })
+}
+
+export const cardEndpoint: Endpoint = { path: '/:id/card', method: 'post', handler, custom: { readOnly: true } }
+export const cardForCrawlers: Endpoint = { path: '/:id/card', method: 'get', handler }

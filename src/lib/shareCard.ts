@@ -1,0 +1,136 @@
+/**
+ * An article's share image (og:image), drawn with sharp: the title, the
+ * author, the category and the site name on a plain background. Text is laid
+ * out by Pango with fontconfig's fallback per character, so CJK titles are
+ * drawn with a CJK font when one is installed (scripts/ensure-fonts.sh
+ * installs Noto CJK) rather than as empty boxes.
+ */
+import { createHash } from 'node:crypto'
+
+import { LRUCache } from 'lru-cache'
+import sharp from 'sharp'
+
+export const CARD_FORMATS = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp' } as const
+export type CardType = keyof typeof CARD_FORMATS
+export const CARD_THEMES = ['light', 'dark'] as const
+export type CardTheme = (typeof CARD_THEMES)[number]
+export const CARD_WIDTH = { min: 200, max: 2400, default: 1200 } as const
+/** The shape crawlers expect of og:image (1200×630, 1.91:1). */
+const ASPECT = 630 / 1200
+/** Bumped when the drawing changes, so ETags and cached URLs change with it. */
+const RENDERER_VERSION = '1'
+
+const PALETTES: Record<CardTheme, { background: string; accent: string; title: string; text: string }> = {
+  light: { background: '#fbfaf7', accent: '#b4492f', title: '#1c1917', text: '#57534e' },
+  dark: { background: '#16181d', accent: '#f08a6c', title: '#f5f5f4', text: '#a8a29e' },
+}
+
+export type CardContent = { title: string; author: string; category?: string; siteName: string }
+export type CardOptions = { width: number; theme: CardTheme; type: CardType }
+
+/** Pango markup is XML: user text is escaped for it. */
+function markup(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
+}
+
+/** One block of text, at `size` points for a card `scale` times the 1200 px design, shrunk to fit its box when too long. */
+async function textBlock(text: string, color: string, { width, maxHeight, size, bold = false, dpi }: { width: number; maxHeight: number; size: number; bold?: boolean; dpi: number }) {
+  const span = `<span foreground="${color}">${markup(text)}</span>`
+  const font = `sans-serif${bold ? ' Bold' : ''} ${size}`
+  const natural = await sharp({ text: { text: span, font, width, dpi, rgba: true, wrap: 'word-char' } }).png().toBuffer({ resolveWithObject: true })
+  if (natural.info.height <= maxHeight) return natural
+  // Too long at the design size: Pango picks the largest size that fits the box.
+  return sharp({ text: { text: span, font: `sans-serif${bold ? ' Bold' : ''}`, width, height: maxHeight, rgba: true, wrap: 'word-char' } })
+    .png()
+    .toBuffer({ resolveWithObject: true })
+}
+
+export function cardETag(content: CardContent, options: CardOptions, version: string): string {
+  const digest = createHash('sha256').update(JSON.stringify([RENDERER_VERSION, version, content, options])).digest('base64url').slice(0, 27)
+  return `"${digest}"`
+}
+
+export async function drawCard(content: CardContent, { width, theme, type }: CardOptions): Promise<Buffer> {
+  const height = Math.round(width * ASPECT)
+  const scale = width / 1200
+  const dpi = Math.max(18, Math.round(72 * scale))
+  const palette = PALETTES[theme]
+  const pad = Math.round(80 * scale)
+  const inner = width - 2 * pad
+  const byline = [content.author, content.category].filter(Boolean).join('  ·  ')
+
+  const [site, title, meta] = await Promise.all([
+    textBlock(content.siteName, palette.accent, { width: inner, maxHeight: Math.round(60 * scale), size: 26, bold: true, dpi }),
+    textBlock(content.title, palette.title, { width: inner, maxHeight: Math.round(300 * scale), size: 60, bold: true, dpi }),
+    textBlock(byline, palette.text, { width: inner, maxHeight: Math.round(60 * scale), size: 28, dpi }),
+  ])
+  const bar = Math.max(2, Math.round(10 * scale))
+  const accentBar = await sharp({ create: { width, height: bar, channels: 4, background: palette.accent } }).png().toBuffer()
+  const canvas = sharp({ create: { width, height, channels: 4, background: palette.background } }).composite([
+    { input: accentBar, left: 0, top: 0 },
+    { input: site.data, left: pad, top: pad },
+    { input: title.data, left: pad, top: Math.round((height - title.info.height) / 2) },
+    { input: meta.data, left: pad, top: height - pad - meta.info.height },
+  ])
+  const format = CARD_FORMATS[type]
+  if (format === 'jpeg') return canvas.flatten({ background: palette.background }).jpeg({ quality: 85, mozjpeg: true }).toBuffer()
+  if (format === 'webp') return canvas.webp({ quality: 85 }).toBuffer()
+  return canvas.png({ compressionLevel: 9 }).toBuffer()
+}
+
+/** Rendered cards by ETag: crawlers fetch the same image again and again. */
+const rendered = new LRUCache<string, Buffer>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => b.length })
+
+export async function cachedCard(etag: string, draw: () => Promise<Buffer>): Promise<Buffer> {
+  const hit = rendered.get(etag)
+  if (hit) return hit
+  const image = await draw()
+  rendered.set(etag, image)
+  return image
+}
+
+/** The image type a request's Accept header asks for; undefined when it accepts none of them (→ 406). */
+export function negotiateCardType(accept: string | null): CardType | undefined {
+  if (!accept || !accept.trim()) return 'image/png'
+  let best: { type: CardType; q: number } | undefined
+  for (const part of accept.split(',')) {
+    const [range, ...params] = part.trim().toLowerCase().split(';')
+    const q = Number(params.map((p) => p.trim()).find((p) => p.startsWith('q='))?.slice(2) ?? 1)
+    if (!range || !(q > 0)) continue
+    const candidates: CardType[] = range === '*/*' || range === 'image/*' ? ['image/png'] : range in CARD_FORMATS ? [range as CardType] : []
+    for (const type of candidates) {
+      // An exact type beats a wildcard of the same weight.
+      const weight = q + (range.includes('*') ? 0 : 0.0001)
+      if (!best || weight > best.q) best = { type, q: weight }
+    }
+  }
+  return best?.type
+}
+
+export type CardRequest = { width: number; theme: CardTheme }
+export type CardFieldErrors = Record<string, string>
+
+/** Width and theme from a JSON body or a query string, or the field errors naming what is wrong. */
+export function parseCardRequest(input: Record<string, unknown>): { value: CardRequest } | { errors: CardFieldErrors } {
+  const errors: CardFieldErrors = {}
+  const rawWidth = input.width ?? CARD_WIDTH.default
+  const width = typeof rawWidth === 'string' && /^\d{1,5}$/.test(rawWidth.trim()) ? Number(rawWidth) : rawWidth
+  if (typeof width !== 'number' || !Number.isInteger(width) || width < CARD_WIDTH.min || width > CARD_WIDTH.max) {
+    errors.width = `width must be a whole number of pixels from ${CARD_WIDTH.min} to ${CARD_WIDTH.max} (got ${JSON.stringify(rawWidth)}).`
+  }
+  const theme = input.theme ?? 'light'
+  if (typeof theme !== 'string' || !(CARD_THEMES as readonly string[]).includes(theme)) {
+    errors.theme = `theme must be one of ${CARD_THEMES.map((t) => `"${t}"`).join(', ')} (got ${JSON.stringify(theme)}).`
+  }
+  return Object.keys(errors).length ? { errors } : { value: { width: width as number, theme: theme as CardTheme } }
+}
+
+/**
+ * Whether text in CJK scripts is drawn with real glyphs: two different
+ * characters must not come out as the same (missing-glyph) box.
+ */
+export async function cjkFontInstalled(): Promise<boolean> {
+  const draw = (text: string) => sharp({ text: { text, font: 'sans-serif 24', rgba: true } }).raw().toBuffer()
+  const [first, second] = await Promise.all([draw('你'), draw('好')])
+  return !first.equals(second)
+}
