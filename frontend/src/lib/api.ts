@@ -487,6 +487,9 @@ export async function mySignInMethods(me: User): Promise<{ linked: LinkedProvide
     linked: docs.map((d) => ({ provider: d.provider, email: d.email, createdAt: d.createdAt })),
     hasPassword: Boolean((stored as { hash?: string | null } | null)?.hash),
   }
+}
+
+// ---------------------------------------------------------------------------
 // The debug-only user switcher (src/plugins/userSwitch): its panel's data, as
 // the visitor, through the same REST route the admin uses. Null wherever the
 // switcher is not active or the visitor may not use it: nothing is rendered.
