@@ -77,6 +77,7 @@ export interface Config {
     media: Media;
     links: Link;
     notifications: Notification;
+    follows: Follow;
     'payload-kv': PayloadKv;
     'payload-locked-documents': PayloadLockedDocument;
     'payload-preferences': PayloadPreference;
@@ -94,6 +95,7 @@ export interface Config {
     media: MediaSelect<false> | MediaSelect<true>;
     links: LinksSelect<false> | LinksSelect<true>;
     notifications: NotificationsSelect<false> | NotificationsSelect<true>;
+    follows: FollowsSelect<false> | FollowsSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
     'payload-locked-documents': PayloadLockedDocumentsSelect<false> | PayloadLockedDocumentsSelect<true>;
     'payload-preferences': PayloadPreferencesSelect<false> | PayloadPreferencesSelect<true>;
@@ -300,6 +302,10 @@ export interface Article {
    * Left empty, it is taken from the body.
    */
   excerpt?: string | null;
+  /**
+   * A language tag such as en or zh-CN; pages declare it to browsers, screen readers and search engines.
+   */
+  language?: string | null;
   category?: (number | null) | Category;
   tags?: (number | Tag)[] | null;
   author?: (number | null) | User;
@@ -361,6 +367,10 @@ export interface Reply {
   id: number;
   article: number | Article;
   author?: (number | null) | User;
+  /**
+   * The reply this one answers, if any.
+   */
+  parent?: (number | null) | Reply;
   body: string;
   html?: string | null;
   updatedAt: string;
@@ -386,7 +396,7 @@ export interface Link {
 export interface Notification {
   id: number;
   recipient: number | User;
-  kind: 'reply';
+  kind: 'reply' | 'answer' | 'followed';
   article?: (number | null) | Article;
   reply?: (number | null) | Reply;
   actor?: (number | null) | User;
@@ -395,6 +405,19 @@ export interface Notification {
    * When the e-mail for this notification was sent.
    */
   mailedAt?: string | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * Readers who get an e-mail for every new reply to an article.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "follows".
+ */
+export interface Follow {
+  id: number;
+  article: number | Article;
+  follower?: (number | null) | User;
   updatedAt: string;
   createdAt: string;
 }
@@ -461,6 +484,10 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'notifications';
         value: number | Notification;
+      } | null)
+    | ({
+        relationTo: 'follows';
+        value: number | Follow;
       } | null);
   globalSlug?: string | null;
   user: {
@@ -580,6 +607,7 @@ export interface ArticlesSelect<T extends boolean = true> {
   content?: T;
   html?: T;
   excerpt?: T;
+  language?: T;
   category?: T;
   tags?: T;
   author?: T;
@@ -628,6 +656,7 @@ export interface TagsSelect<T extends boolean = true> {
 export interface RepliesSelect<T extends boolean = true> {
   article?: T;
   author?: T;
+  parent?: T;
   body?: T;
   html?: T;
   updatedAt?: T;
@@ -715,6 +744,16 @@ export interface NotificationsSelect<T extends boolean = true> {
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "follows_select".
+ */
+export interface FollowsSelect<T extends boolean = true> {
+  article?: T;
+  follower?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "payload-kv_select".
  */
 export interface PayloadKvSelect<T extends boolean = true> {
@@ -771,6 +810,10 @@ export interface SiteSetting {
    */
   defaultRole?: (number | null) | Role;
   defaultEditorFormat?: ('markdown' | 'html') | null;
+  /**
+   * The language of pages, and of new articles unless their author chooses another (a tag such as en or zh-CN).
+   */
+  defaultLanguage?: string | null;
   articlesPerPage?: number | null;
   updatedAt?: string | null;
   createdAt?: string | null;
@@ -791,6 +834,7 @@ export interface SiteSettingsSelect<T extends boolean = true> {
       };
   defaultRole?: T;
   defaultEditorFormat?: T;
+  defaultLanguage?: T;
   articlesPerPage?: T;
   updatedAt?: T;
   createdAt?: T;

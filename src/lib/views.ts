@@ -121,3 +121,12 @@ export function installViewCounter(counter: ViewCounter): void {
 export function viewCounter(): ViewCounter | undefined {
   return g.__inkwellViews
 }
+
+/**
+ * The view count the site shows for an article: what the database holds plus
+ * this process's views not yet written. Every page that shows a count (the
+ * article, list cards) calls this one function.
+ */
+export function displayedViewCount(article: { id: number; viewCount?: number | null }): number {
+  return (article.viewCount ?? 0) + (viewCounter()?.pending(article.id) ?? 0)
+}
