@@ -42,7 +42,7 @@ async function demoImage(index: number): Promise<Buffer> {
 }
 
 /** The demo's Chinese titles are Simplified Chinese; the rest are English. */
-function languageOf(title: string): string {
+export function languageOf(title: string): string {
   return /\p{Script=Han}/u.test(title) ? 'zh-CN' : 'en'
 }
 
@@ -50,7 +50,7 @@ function languageOf(title: string): string {
  * The home page's description and keywords, so a fresh demo has them before
  * an owner fills them in; values an owner already set are kept.
  */
-async function seedSiteMeta(payload: Payload) {
+export async function seedSiteMeta(payload: Payload) {
   const settings = await payload.findGlobal({ slug: 'site-settings', depth: 0 })
   const meta = settings.meta ?? {}
   if (meta.description && meta.keywords) return
