@@ -515,7 +515,3 @@ export async function markNotificationsRead(me: User, ids: number[]): Promise<vo
   await payload().update({ collection: 'notifications', where: { id: { in: ids } }, data: { readAt: new Date().toISOString() }, ...asVisitor(me) })
 }
 
-export async function lastRepliesPage(articleId: number, perPage = 20): Promise<number> {
-  const { totalDocs } = await payload().count({ collection: 'replies', where: { article: { equals: articleId } }, ...asPublic })
-  return Math.max(1, Math.ceil(totalDocs / perPage))
-}
