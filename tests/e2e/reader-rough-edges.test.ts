@@ -151,6 +151,7 @@ describe('threaded replies, edited and deleted by their writers', () => {
     const parentLeft = await answererPage.locator(`#reply-${questionId}`).evaluate((el) => el.getBoundingClientRect().left)
     expect(indent).toBeGreaterThan(parentLeft + 8)
     // An answer to the answer joins the same thread (one level).
+    await asker.open(articlePath(article)) // the asker's page predates the answer
     await asker.answer(answerId, `Thanks! (${label})`)
     const thanksId = asker.postedReplyId()
     await answerer.open(articlePath(article))
