@@ -79,6 +79,7 @@ export interface Config {
     links: Link;
     'user-switches': UserSwitch;
     notifications: Notification;
+    follows: Follow;
     'access-tokens': AccessToken;
     'payload-kv': PayloadKv;
     'payload-locked-documents': PayloadLockedDocument;
@@ -99,6 +100,7 @@ export interface Config {
     links: LinksSelect<false> | LinksSelect<true>;
     'user-switches': UserSwitchesSelect<false> | UserSwitchesSelect<true>;
     notifications: NotificationsSelect<false> | NotificationsSelect<true>;
+    follows: FollowsSelect<false> | FollowsSelect<true>;
     'access-tokens': AccessTokensSelect<false> | AccessTokensSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
     'payload-locked-documents': PayloadLockedDocumentsSelect<false> | PayloadLockedDocumentsSelect<true>;
@@ -322,6 +324,10 @@ export interface Article {
    * Left empty, it is taken from the body.
    */
   excerpt?: string | null;
+  /**
+   * A language tag such as en or zh-CN; pages declare it to browsers, screen readers and search engines.
+   */
+  language?: string | null;
   category?: (number | null) | Category;
   tags?: (number | Tag)[] | null;
   author?: (number | null) | User;
@@ -383,6 +389,10 @@ export interface Reply {
   id: number;
   article: number | Article;
   author?: (number | null) | User;
+  /**
+   * The reply this one answers, if any.
+   */
+  parent?: (number | null) | Reply;
   body: string;
   html?: string | null;
   updatedAt: string;
@@ -422,7 +432,7 @@ export interface UserSwitch {
 export interface Notification {
   id: number;
   recipient: number | User;
-  kind: 'reply';
+  kind: 'reply' | 'answer' | 'followed';
   article?: (number | null) | Article;
   reply?: (number | null) | Reply;
   actor?: (number | null) | User;
@@ -431,6 +441,19 @@ export interface Notification {
    * When the e-mail for this notification was sent.
    */
   mailedAt?: string | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * Readers who get an e-mail for every new reply to an article.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "follows".
+ */
+export interface Follow {
+  id: number;
+  article: number | Article;
+  follower?: (number | null) | User;
   updatedAt: string;
   createdAt: string;
 }
@@ -532,6 +555,10 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'notifications';
         value: number | Notification;
+      } | null)
+    | ({
+        relationTo: 'follows';
+        value: number | Follow;
       } | null)
     | ({
         relationTo: 'access-tokens';
@@ -668,6 +695,7 @@ export interface ArticlesSelect<T extends boolean = true> {
   content?: T;
   html?: T;
   excerpt?: T;
+  language?: T;
   category?: T;
   tags?: T;
   author?: T;
@@ -716,6 +744,7 @@ export interface TagsSelect<T extends boolean = true> {
 export interface RepliesSelect<T extends boolean = true> {
   article?: T;
   author?: T;
+  parent?: T;
   body?: T;
   html?: T;
   updatedAt?: T;
@@ -814,6 +843,16 @@ export interface NotificationsSelect<T extends boolean = true> {
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "follows_select".
+ */
+export interface FollowsSelect<T extends boolean = true> {
+  article?: T;
+  follower?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "access-tokens_select".
  */
 export interface AccessTokensSelect<T extends boolean = true> {
@@ -885,6 +924,10 @@ export interface SiteSetting {
    */
   defaultRole?: (number | null) | Role;
   defaultEditorFormat?: ('markdown' | 'html') | null;
+  /**
+   * The language of pages, and of new articles unless their author chooses another (a tag such as en or zh-CN).
+   */
+  defaultLanguage?: string | null;
   articlesPerPage?: number | null;
   updatedAt?: string | null;
   createdAt?: string | null;
@@ -905,6 +948,7 @@ export interface SiteSettingsSelect<T extends boolean = true> {
       };
   defaultRole?: T;
   defaultEditorFormat?: T;
+  defaultLanguage?: T;
   articlesPerPage?: T;
   updatedAt?: T;
   createdAt?: T;

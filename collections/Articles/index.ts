@@ -1,10 +1,12 @@
 import type { CollectionConfig } from 'payload'
 
 import { can, fieldCan, ownsOr } from '../../src/access'
+import { languageField } from '../../src/fields/language'
 import { slugField, slugOriginFields, stampSlugOrigin } from '../../src/fields/slug'
 import { stampOwner } from '../../hooks/stampOwner'
 import { publishedOrOwn } from './access'
 import { defaultFormat } from './defaultFormat'
+import { defaultLanguage } from './defaultLanguage'
 import { articleEditor } from './editor'
 import { cardEndpoint, cardForCrawlers } from './endpoints/card'
 import { previewEndpoint, previewNeedsPost } from './endpoints/preview'
@@ -96,6 +98,11 @@ export const Articles: CollectionConfig = {
       access: systemOnly,
     },
     { name: 'excerpt', type: 'textarea', maxLength: 500, admin: { description: 'Left empty, it is taken from the body.' } },
+    languageField({
+      name: 'language',
+      defaultValue: defaultLanguage,
+      admin: { position: 'sidebar', description: 'A language tag such as en or zh-CN; pages declare it to browsers, screen readers and search engines.' },
+    }),
     { name: 'category', type: 'relationship', relationTo: 'categories', index: true, admin: { position: 'sidebar' } },
     { name: 'tags', type: 'relationship', relationTo: 'tags', hasMany: true, index: true, admin: { position: 'sidebar' } },
     {

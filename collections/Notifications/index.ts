@@ -22,7 +22,11 @@ export const Notifications: CollectionConfig = {
       type: 'select',
       required: true,
       defaultValue: 'reply',
-      options: [{ label: 'New reply', value: 'reply' }],
+      options: [
+        { label: 'Reply to your article', value: 'reply' },
+        { label: 'Answer to your reply', value: 'answer' },
+        { label: 'Reply on an article you follow', value: 'followed' },
+      ],
       access: { update: () => false },
     },
     { name: 'article', type: 'relationship', relationTo: 'articles', index: true, access: { update: () => false } },

@@ -17,21 +17,67 @@ export const repliesOnReadableArticles: Access = async ({ req }) =>
   (req.user && (await hasPermission(req, 'articles.read.any'))) || onPublishedArticle()
 
 /**
- * A reply goes only to an article its writer can read and that is published:
- * no replies to drafts, even one's own or one a permission lets you see.
- * Checked when the reply is written or moved, on every path (REST, GraphQL,
- * Local API), with the writer's own access.
+ * A reply (or a follow) goes only to an article its writer can read and that
+ * is published: no replies to drafts, even one's own or one a permission lets
+ * you see. Checked when the row is written or moved, on every path (REST,
+ * GraphQL, Local API), with the writer's own access.
  */
-export const replyableArticle: Validate = async (value, { req, operation, previousValue }) => {
+export const publishedArticle =
+  (message: string): Validate =>
+  async (value, { req, operation, previousValue }) => {
+    const id = relationId(value) ?? (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : undefined)
+    if (id === undefined) return 'Choose the article.'
+    if (operation !== 'create' && id === relationId(previousValue)) return true
+    const { totalDocs } = await req.payload.count({
+      collection: 'articles',
+      where: { and: [{ id: { equals: id } }, { status: { equals: 'published' } }, { publishedAt: { less_than_equal: new Date().toISOString() } }] },
+      overrideAccess: false,
+      user: req.user,
+      req,
+    })
+    return totalDocs > 0 || message
+  }
+
+export const replyableArticle = publishedArticle('You can only reply to a published article you can read.')
+
+/** How long after posting its writer may still edit a reply (deleting has no limit). */
+export const REPLY_EDIT_WINDOW_MINUTES = 15
+
+/**
+ * Holders of `replies.update.any` edit any reply; everyone else only their
+ * own, and only within the edit window. A query, so REST, GraphQL and the
+ * Local API all refuse a late or foreign edit in the database's own filter.
+ */
+export const ownRecentReplies: Access = async ({ req }) => {
+  if (!req.user) return false
+  if (await hasPermission(req, 'replies.update.any')) return true
+  const windowStart = new Date(Date.now() - REPLY_EDIT_WINDOW_MINUTES * 60_000).toISOString()
+  const ownRecent: Where = { and: [{ author: { equals: req.user.id } }, { createdAt: { greater_than: windowStart } }] }
+  return ownRecent
+}
+
+/**
+ * A reply answers another reply of the same article (it may be any reply there:
+ * hooks/attachToTopLevel then moves the answer under that reply's top-level
+ * one). Read with the writer's own access, so a reply they cannot see cannot
+ * be answered.
+ */
+export const answerableParent: Validate = async (value, { req, operation, siblingData, previousValue }) => {
+  if (value === null || value === undefined || value === '') return true
   const id = relationId(value) ?? (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : undefined)
-  if (id === undefined) return 'Choose the article this reply belongs to.'
+  if (id === undefined) return 'The reply being answered must be a reply id.'
   if (operation !== 'create' && id === relationId(previousValue)) return true
-  const { totalDocs } = await req.payload.count({
-    collection: 'articles',
-    where: { and: [{ id: { equals: id } }, { status: { equals: 'published' } }, { publishedAt: { less_than_equal: new Date().toISOString() } }] },
+  const parent = await req.payload.findByID({
+    collection: 'replies',
+    id,
+    depth: 0,
+    select: { article: true },
+    disableErrors: true,
     overrideAccess: false,
     user: req.user,
     req,
   })
-  return totalDocs > 0 || 'You can only reply to a published article you can read.'
+  const articleId = relationId((siblingData as { article?: unknown }).article)
+  if (!parent || relationId(parent.article) !== articleId) return 'You can only answer a reply to the same article.'
+  return true
 }

@@ -2,7 +2,8 @@ import type { CollectionConfig } from 'payload'
 
 import { can, fieldCan, ownsOr } from '../../src/access'
 import { stampOwner } from '../../hooks/stampOwner'
-import { replyableArticle, repliesOnReadableArticles } from './access'
+import { answerableParent, ownRecentReplies, replyableArticle, repliesOnReadableArticles } from './access'
+import { attachToTopLevel } from './hooks/attachToTopLevel'
 import { limitReplyFlood } from './hooks/limitReplyFlood'
 import { renderReply } from './hooks/renderReply'
 import { syncStatsAfterCreate, syncStatsAfterDelete } from './hooks/syncArticleReplyStats'
@@ -21,14 +22,15 @@ export const Replies: CollectionConfig = {
   access: {
     read: repliesOnReadableArticles,
     create: can('replies.create'),
-    update: ownsOr('replies.update.any'),
+    // Their writer edits a reply for a short while; deleting their own is always allowed.
+    update: ownRecentReplies,
     delete: ownsOr('replies.delete.any'),
   },
   // Newest first, in the admin's list and for API reads that name no order (the site's threads ask for oldest first).
   defaultSort: '-createdAt',
   hooks: {
     beforeValidate: [limitReplyFlood],
-    beforeChange: [stampOwner('author', 'replies.update.any'), renderReply],
+    beforeChange: [stampOwner('author', 'replies.update.any'), attachToTopLevel, renderReply],
     afterChange: [syncStatsAfterCreate],
     afterDelete: [syncStatsAfterDelete],
   },
@@ -48,6 +50,16 @@ export const Replies: CollectionConfig = {
       relationTo: 'users',
       index: true,
       access: { update: fieldCan('replies.update.any') },
+    },
+    {
+      // The reply this one answers (always a top-level reply: threads are one level deep).
+      name: 'parent',
+      type: 'relationship',
+      relationTo: 'replies',
+      index: true,
+      validate: answerableParent,
+      access: { update: () => false },
+      admin: { description: 'The reply this one answers, if any.' },
     },
     {
       name: 'body',

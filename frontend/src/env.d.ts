@@ -4,5 +4,7 @@ declare namespace App {
   interface Locals {
     /** The signed-in visitor, resolved once per request by src/middleware.ts. */
     me: import('../../src/payload-types').User | null
+    /** Whether the visitor may write articles (enter the admin and create one): only they see "Write". */
+    canWrite: boolean
   }
 }

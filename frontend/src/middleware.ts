@@ -1,12 +1,15 @@
 /**
  * Once per request: who the visitor is. Pages and the layout read
- * `Astro.locals.me` and pass it down; nothing else looks the visitor up.
+ * `Astro.locals.me` (and `canWrite`) and pass it down; nothing else looks the
+ * visitor up.
  */
 import { defineMiddleware } from 'astro:middleware'
 
 import { resolveVisitor } from './lib/api'
 
 export const onRequest = defineMiddleware(async (context, next) => {
-  context.locals.me = await resolveVisitor(context.request)
+  const { me, canWrite } = await resolveVisitor(context.request)
+  context.locals.me = me
+  context.locals.canWrite = canWrite
   return next()
 })

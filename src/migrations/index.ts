@@ -11,6 +11,7 @@ import * as migration_20261124_110000_applied_view_batches from './20261124_1100
 import * as migration_20261124_130000_article_slug_origin from './20261124_130000_article_slug_origin';
 import * as migration_20261124_130100_user_switches from './20261124_130100_user_switches';
 import * as migration_20261124_140000_access_tokens from './20261124_140000_access_tokens';
+import * as migration_20261124_160000_reply_threads_follows_language from './20261124_160000_reply_threads_follows_language';
 
 export const migrations = [
   {
@@ -77,5 +78,10 @@ export const migrations = [
     up: migration_20261124_140000_access_tokens.up,
     down: migration_20261124_140000_access_tokens.down,
     name: '20261124_140000_access_tokens'
+  },
+  {
+    up: migration_20261124_160000_reply_threads_follows_language.up,
+    down: migration_20261124_160000_reply_threads_follows_language.down,
+    name: '20261124_160000_reply_threads_follows_language'
   },
 ];

@@ -187,3 +187,9 @@ export function lexicalDocument(heading: string, paragraphs: string[]) {
     },
   }
 }
+
+/** The demo site's default meta description and keywords (Site settings → Default meta). */
+export const SITE_META = {
+  description: 'Inkwell: articles on software engineering, PostgreSQL, TypeScript and running a small blog, in English and Chinese.',
+  keywords: 'software engineering, programming, PostgreSQL, TypeScript, web development, blogging',
+}

@@ -8,7 +8,7 @@ import sharp from 'sharp'
 
 import { AUTHOR } from '../access/catalog'
 import { slugify } from '../lib/slug'
-import { CATEGORIES, demoArticles, LINKS, lexicalDocument, REPLY_TEXTS, rng, TAGS } from './content'
+import { CATEGORIES, demoArticles, LINKS, lexicalDocument, REPLY_TEXTS, rng, SITE_META, TAGS } from './content'
 
 export type SeedOptions = { password: string; log?: (message: string) => void; articles?: number }
 
@@ -41,9 +41,36 @@ async function demoImage(index: number): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer()
 }
 
+/** The demo's Chinese titles are Simplified Chinese; the rest are English. */
+export function languageOf(title: string): string {
+  return /\p{Script=Han}/u.test(title) ? 'zh-CN' : 'en'
+}
+
+/**
+ * The home page's description and keywords, so a fresh demo has them before
+ * an owner fills them in; values an owner already set are kept.
+ */
+export async function seedSiteMeta(payload: Payload) {
+  const settings = await payload.findGlobal({ slug: 'site-settings', depth: 0 })
+  const meta = settings.meta ?? {}
+  if (meta.description && meta.keywords) return
+  await payload.updateGlobal({
+    slug: 'site-settings',
+    data: {
+      meta: {
+        ...meta,
+        description: meta.description || SITE_META.description,
+        keywords: meta.keywords || SITE_META.keywords,
+      },
+    },
+  })
+}
+
 export async function seedDemo(payload: Payload, { password, log = console.log, articles: articleCount = 40 }: SeedOptions) {
   const started = Date.now()
   log('[seed] Seeding demo content…')
+
+  await seedSiteMeta(payload)
 
   const userIds: number[] = []
   let owner: { id: number } | undefined
@@ -131,6 +158,7 @@ export async function seedDemo(payload: Payload, { password, log = console.log, 
         author: authors[demo.authorIndex],
         status: i === demos.length - 1 ? 'draft' : 'published',
         publishedAt: i === demos.length - 1 ? undefined : publishedAt,
+        language: languageOf(demo.title),
         meta: { title: demo.title, description: demo.paragraphs[0], keywords: demo.tagIndexes.map((t) => TAGS[t]).join(', '), image: imageId },
       },
     })

@@ -17,6 +17,7 @@ import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } fr
 import { searchArticles, SearchQueryError, type SearchResult } from '../../../src/lib/search'
 import { displayedViewCounts, viewCounterOf } from '../../../src/lib/views'
 import { switcherActive } from '../../../src/lib/userSwitch'
+import { lookUpUnsubscribe as lookUpUnsubscribeOn, unsubscribeByToken as unsubscribeOn } from '../../../src/plugins/notifications/unsubscribe'
 
 export type { ActiveUsers, Article, Category, Link, Media, Reply, SiteSetting, Tag, User }
 
@@ -36,11 +37,14 @@ const payload = (): Payload => sitePayload().payload
 const asPublic = { overrideAccess: false, user: null } as const
 const asVisitor = (user: User) => ({ overrideAccess: false, user: { ...user, collection: 'users' as const } })
 
+/** A user as the site shows them beside their words: name and avatar (depth 2 reaches the avatar's image). */
+const PERSON = { users: { name: true, avatar: true }, media: { url: true, sizes: true } } as const
+
 /** What a list card needs, and no more. */
 const CARD = {
-  depth: 1,
-  select: { title: true, slug: true, excerpt: true, publishedAt: true, viewCount: true, replyCount: true, lastReplyAt: true, author: true, category: true, tags: true },
-  populate: { users: { name: true }, categories: { name: true, slug: true }, tags: { name: true, slug: true } },
+  depth: 2,
+  select: { title: true, slug: true, excerpt: true, language: true, publishedAt: true, viewCount: true, replyCount: true, lastReplyAt: true, author: true, category: true, tags: true },
+  populate: { ...PERSON, categories: { name: true, slug: true }, tags: { name: true, slug: true } },
 } as const
 
 export type ArticleSort = 'new' | 'replied'
@@ -70,7 +74,8 @@ export async function getArticle(id: number): Promise<Article | null> {
   const article = (await payload().findByID({
     collection: 'articles',
     id,
-    depth: 1,
+    // Depth 2: the author's avatar is an upload of the author.
+    depth: 2,
     populate: { users: { name: true, avatar: true }, categories: { name: true, slug: true }, tags: { name: true, slug: true }, media: { url: true, alt: true, width: true, height: true, sizes: true } },
     disableErrors: true,
     ...asPublic,
@@ -90,12 +95,84 @@ export async function listReplies(
     page,
     limit,
     sort: newestFirst ? '-createdAt' : 'createdAt',
-    depth: 1,
-    select: { html: true, createdAt: true, author: true, article: true },
-    populate: { users: { name: true, avatar: true }, articles: { title: true, slug: true } },
+    ...REPLY_VIEW,
     ...asPublic,
   })) as unknown as Page<Reply> // selected fields only: what a reply shows
 }
+
+/** What a shown reply needs: its writer with their avatar, and its article's title and link. */
+const REPLY_VIEW = {
+  depth: 2,
+  select: { html: true, body: true, parent: true, createdAt: true, updatedAt: true, author: true, article: true },
+  populate: { ...PERSON, articles: { title: true, slug: true } },
+} as const
+
+export type Thread = { replies: Page<Reply>; answers: Map<number, Reply[]>; total: number }
+
+/**
+ * An article's replies as threads: a page of top-level replies, oldest first,
+ * each with all its answers (threads are one level deep), and the count of
+ * every reply.
+ */
+export async function listThreads(article: number, { page = 1, limit = 20 }: { page?: number; limit?: number } = {}): Promise<Thread> {
+  const [replies, total] = await Promise.all([
+    payload().find({
+      collection: 'replies',
+      where: { and: [{ article: { equals: article } }, { parent: { exists: false } }] },
+      page,
+      limit,
+      sort: 'createdAt',
+      ...REPLY_VIEW,
+      ...asPublic,
+    }) as unknown as Promise<Page<Reply>>,
+    payload().count({ collection: 'replies', where: { article: { equals: article } }, ...asPublic }),
+  ])
+  const answers = new Map<number, Reply[]>()
+  if (replies.docs.length > 0) {
+    const found = await payload().find({
+      collection: 'replies',
+      where: { and: [{ article: { equals: article } }, { parent: { in: replies.docs.map((r) => r.id) } }] },
+      sort: 'createdAt',
+      pagination: false,
+      ...REPLY_VIEW,
+      ...asPublic,
+    })
+    for (const answer of found.docs as Reply[]) {
+      const parentId = idOf(answer.parent)!
+      answers.set(parentId, [...(answers.get(parentId) ?? []), answer])
+    }
+  }
+  return { replies, answers, total: total.totalDocs }
+}
+
+/** The page of an article's threads that shows this reply (its top-level reply's page). */
+export async function threadPageOf(reply: { id: number; parent?: unknown; createdAt: string }, articleId: number, perPage = 20): Promise<number> {
+  const topId = idOf(reply.parent) ?? reply.id
+  const top = topId === reply.id ? reply : await payload().findByID({ collection: 'replies', id: topId, depth: 0, select: { createdAt: true }, disableErrors: true, ...asPublic })
+  if (!top) return 1
+  const { totalDocs } = await payload().count({
+    collection: 'replies',
+    where: { and: [{ article: { equals: articleId } }, { parent: { exists: false } }, { createdAt: { less_than_equal: top.createdAt } }] },
+    ...asPublic,
+  })
+  return Math.max(1, Math.ceil(totalDocs / perPage))
+}
+
+/** The visitor's follow of an article's replies, if any. */
+export async function followOf(me: User, article: number): Promise<number | null> {
+  const { docs } = await payload().find({
+    collection: 'follows',
+    where: { and: [{ article: { equals: article } }, { follower: { equals: me.id } }] },
+    limit: 1,
+    depth: 0,
+    select: { article: true },
+    ...asVisitor(me),
+  })
+  return docs[0]?.id ?? null
+}
+
+export const unsubscribeLookup = (token: unknown) => lookUpUnsubscribeOn(payload(), token)
+export const unsubscribe = (token: unknown) => unsubscribeOn(payload(), token)
 
 export async function getSettings(): Promise<SiteSetting> {
   return (await payload().findGlobal({ slug: 'site-settings', depth: 0, ...asPublic })) as SiteSetting
@@ -329,24 +406,33 @@ function visitorAuthHeaders(request: Request, token: string): Headers {
 }
 const SWITCH_COOKIE_PATTERN = /(?:^|;\s*)inkwell-switch=[^;]+/
 
-export async function resolveVisitor(request: Request): Promise<User | null> {
+export async function resolveVisitor(request: Request): Promise<Visitor> {
+  const nobody: Visitor = { me: null, canWrite: false }
   const token = SESSION_COOKIE.exec(request.headers.get('cookie') ?? '')?.[1]
   // A personal access token (`Authorization: Bearer`, or `?access_token=` which the server turns into it) signs the visitor in too.
   const bearer = request.headers.get('authorization')
-  if (!token && !bearer?.startsWith('Bearer ')) return null
+  if (!token && !bearer?.startsWith('Bearer ')) return nobody
   try {
     const headers = token ? visitorAuthHeaders(request, token) : new Headers({ authorization: bearer! })
-    const { user } = await payload().auth({ headers })
-    if (!user || user.collection !== 'users') return null
+    const { user, permissions } = await payload().auth({ headers })
+    if (!user || user.collection !== 'users') return nobody
     const me = user as unknown as User
     if (typeof me.avatar === 'number') {
       me.avatar = (await payload().findByID({ collection: 'media', id: me.avatar, depth: 0, disableErrors: true, ...asVisitor(me) })) as Media | null
     }
-    return me
+    // The admin's own answer to "may this user enter the admin and create an article?", from their roles' permissions.
+    const canWrite = Boolean(permissions.canAccessAdmin && permissions.collections?.articles?.create)
+    return { me, canWrite }
   } catch {
-    return null
+    return nobody
   }
 }
+
+/** Who is visiting, and whether the site should offer them "Write". */
+export type Visitor = { me: User | null; canWrite: boolean }
+
+/** Where "Write" takes an author: a new article in the admin. */
+export const NEW_ARTICLE_PATH = '/admin/collections/articles/create'
 
 // ---------------------------------------------------------------------------
 // The visitor's writes: the account forms and the reply form post to the
@@ -387,6 +473,11 @@ async function restAsVisitor(method: string, path: string, request: Request, bod
     data = { message: `The server answered ${res.status}.` }
   }
   return { ok: res.ok, status: res.status, data, setCookies: res.headers.getSetCookie() }
+}
+
+/** A JSON request to an API path (`PATCH /replies/7`, `DELETE /follows/3`) as the visitor. */
+export function visitorRequest(method: 'PATCH' | 'DELETE', path: string, request: Request, body?: Record<string, unknown>): Promise<AccountReply> {
+  return body ? restAsVisitor(method, path, request, JSON.stringify(body), { 'content-type': 'application/json' }) : restAsVisitor(method, path, request)
 }
 
 /** POSTs a form to an API path (`/accounts/login`, `/replies`, …) as the visitor. */
@@ -439,7 +530,7 @@ export type NotificationItem = {
   createdAt: string
   readAt?: string | null
   article?: { id: number; title: string; slug?: string | null } | number | null
-  reply?: { id: number; body?: string } | number | null
+  reply?: { id: number; html?: string | null } | number | null
   actor?: { id: number; name: string } | number | null
 }
 
@@ -451,7 +542,7 @@ export async function listMyNotifications(me: User, page = 1): Promise<Page<Noti
     page,
     limit: 20,
     depth: 1,
-    populate: { articles: { title: true, slug: true }, replies: { body: true }, users: { name: true } },
+    populate: { articles: { title: true, slug: true }, replies: { html: true }, users: { name: true } },
     ...asVisitor(me),
   })) as unknown as Page<NotificationItem>
 }

@@ -1,6 +1,7 @@
 import type { GlobalConfig } from 'payload'
 
 import { can, fieldCan } from '../../access'
+import { languageField } from '../../fields/language'
 
 export const SiteSettings: GlobalConfig = {
   slug: 'site-settings',
@@ -36,6 +37,11 @@ export const SiteSettings: GlobalConfig = {
         { label: 'HTML (rich text)', value: 'html' },
       ],
     },
+    languageField({
+      name: 'defaultLanguage',
+      defaultValue: 'en',
+      admin: { description: 'The language of pages, and of new articles unless their author chooses another (a tag such as en or zh-CN).' },
+    }),
     { name: 'articlesPerPage', type: 'number', defaultValue: 10, min: 1, max: 100 },
   ],
 }

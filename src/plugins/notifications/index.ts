@@ -1,20 +1,27 @@
 /**
- * In-site and e-mail notifications, as one feature: the Notifications
- * collection, the reply hook that enqueues `notify-article-author`, the job
- * itself and the `recount-unread-notifications` command. Remove this plugin and replies notify nobody; nothing else changes.
+ * In-site and e-mail notifications, as one feature: the Notifications and
+ * Follows collections, the reply hook that enqueues `notify-article-author`
+ * (the article's author) and `notify-reply-thread` (the answered reply's
+ * author and the article's followers), the jobs themselves, the signed
+ * unsubscribe endpoint and the `recount-unread-notifications` command.
+ * Remove this plugin and replies notify nobody; nothing else changes.
  */
 import type { CollectionConfig, Config, Plugin } from 'payload'
 
+import { Follows } from '../../../collections/Follows'
 import { Notifications } from '../../../collections/Notifications'
 import { addCommands, addJobs } from '../../../jobs/commands'
 import { addToConfig } from '../addToConfig'
 import { notifyArticleAuthor, type NotifyArticleAuthorData } from './notifyArticleAuthor'
 import { notifyOnReply } from './notifyOnReply'
+import { notifyReplyThread, type NotifyReplyThreadData } from './notifyReplyThread'
 import { recountUnreadCommand } from './recountUnreadCommand'
+import { unsubscribeEndpoint } from './unsubscribeEndpoint'
 
 declare module '../../../jobs/definitions' {
   interface JobData {
     'notify-article-author': NotifyArticleAuthorData
+    'notify-reply-thread': NotifyReplyThreadData
   }
 }
 
@@ -29,8 +36,12 @@ export const notificationsPlugin = (): Plugin => (config: Config): Config => {
   if (!config.collections?.some((c) => c.slug === 'replies')) {
     throw new Error('notificationsPlugin: add it after the plugin that adds the replies collection (contentPlugin)')
   }
-  const withCollection = addToConfig({ collections: [Notifications] })(config) as Config
+  const follows: CollectionConfig = { ...Follows, endpoints: [unsubscribeEndpoint] }
+  const withCollection = addToConfig({ collections: [Notifications, follows] })(config) as Config
   const withHook = { ...withCollection, collections: withCollection.collections!.map(withReplyHook) }
-  const withJob = addJobs(withHook, { 'notify-article-author': { handler: notifyArticleAuthor, tries: 5 } })
+  const withJob = addJobs(withHook, {
+    'notify-article-author': { handler: notifyArticleAuthor, tries: 5 },
+    'notify-reply-thread': { handler: notifyReplyThread, tries: 5 },
+  })
   return addCommands(withJob, [recountUnreadCommand])
 }

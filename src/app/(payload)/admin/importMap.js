@@ -36,9 +36,9 @@ import { MetaTitleComponent as MetaTitleComponent_a8a977ebc872c5d5ea7ee689724c08
 import { MetaDescriptionComponent as MetaDescriptionComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { MetaImageComponent as MetaImageComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { PreviewComponent as PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
-import { DashboardNavLink as DashboardNavLink_366e83f162092ba4e0a0736108ded095 } from '../../../../src/plugins/dashboard/admin/DashboardNavLink'
-import { UserSwitchHeader as UserSwitchHeader_ec808b6d351349d063a184d42b59b99a } from '../../../../src/admin/UserSwitch/UserSwitchHeader'
 import { AccessTokenCreator as AccessTokenCreator_26bccc43db7773828ae94e2da4479acd } from '../../../../src/admin/AccessTokenCreator'
+import { UserSwitchHeader as UserSwitchHeader_ec808b6d351349d063a184d42b59b99a } from '../../../../src/admin/UserSwitch/UserSwitchHeader'
+import { DashboardNavLink as DashboardNavLink_366e83f162092ba4e0a0736108ded095 } from '../../../../src/plugins/dashboard/admin/DashboardNavLink'
 import { QueueConsoleNavLink as QueueConsoleNavLink_fc43a652e1df5a5763e59af0b6891f68 } from '../../../../src/admin/QueueConsole/QueueConsoleNavLink'
 import { Dashboard as Dashboard_68047e83e4497add0464910930456677 } from '../../../../src/plugins/dashboard/admin/Dashboard'
 import { QueueConsoleView as QueueConsoleView_47e55900e194d3376e36a651392dcf55 } from '../../../../src/admin/QueueConsole/QueueConsoleView'
@@ -84,9 +84,9 @@ export const importMap = {
   "@payloadcms/plugin-seo/client#MetaDescriptionComponent": MetaDescriptionComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@payloadcms/plugin-seo/client#MetaImageComponent": MetaImageComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@payloadcms/plugin-seo/client#PreviewComponent": PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860,
-  "/src/plugins/dashboard/admin/DashboardNavLink#DashboardNavLink": DashboardNavLink_366e83f162092ba4e0a0736108ded095,
-  "/src/admin/UserSwitch/UserSwitchHeader#UserSwitchHeader": UserSwitchHeader_ec808b6d351349d063a184d42b59b99a,
   "/src/admin/AccessTokenCreator#AccessTokenCreator": AccessTokenCreator_26bccc43db7773828ae94e2da4479acd,
+  "/src/admin/UserSwitch/UserSwitchHeader#UserSwitchHeader": UserSwitchHeader_ec808b6d351349d063a184d42b59b99a,
+  "/src/plugins/dashboard/admin/DashboardNavLink#DashboardNavLink": DashboardNavLink_366e83f162092ba4e0a0736108ded095,
   "/src/admin/QueueConsole/QueueConsoleNavLink#QueueConsoleNavLink": QueueConsoleNavLink_fc43a652e1df5a5763e59af0b6891f68,
   "/src/plugins/dashboard/admin/Dashboard#Dashboard": Dashboard_68047e83e4497add0464910930456677,
   "/src/admin/QueueConsole/QueueConsoleView#QueueConsoleView": QueueConsoleView_47e55900e194d3376e36a651392dcf55,

@@ -1,0 +1,37 @@
+import type { CollectionConfig } from 'payload'
+
+import { ownsOr, signedIn } from '../../src/access'
+import { stampOwner } from '../../hooks/stampOwner'
+import { publishedArticle } from '../Replies/access'
+
+/**
+ * A reader following an article's replies by e-mail. Each follower sees and
+ * removes only their own follows (an e-mail's signed unsubscribe link removes
+ * one without signing in: src/plugins/notifications/unsubscribe.ts).
+ */
+export const Follows: CollectionConfig = {
+  slug: 'follows',
+  admin: { defaultColumns: ['article', 'follower', 'createdAt'], group: 'People', description: 'Readers who get an e-mail for every new reply to an article.' },
+  access: {
+    read: ownsOr('notifications.manage', 'follower'),
+    create: signedIn,
+    update: () => false,
+    delete: ownsOr('notifications.manage', 'follower'),
+  },
+  defaultSort: '-createdAt',
+  hooks: { beforeChange: [stampOwner('follower', 'notifications.manage')] },
+  fields: [
+    {
+      name: 'article',
+      type: 'relationship',
+      relationTo: 'articles',
+      required: true,
+      index: true,
+      validate: publishedArticle('You can only follow a published article you can read.'),
+    },
+    // Stamped with the signed-in reader (stampOwner), hence not `required`: validation runs before the stamp.
+    { name: 'follower', type: 'relationship', relationTo: 'users', index: true, access: { update: () => false } },
+  ],
+  // One follow per article and reader: following twice changes nothing.
+  indexes: [{ fields: ['article', 'follower'], unique: true }],
+}

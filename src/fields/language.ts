@@ -1,0 +1,29 @@
+import type { FieldHook, TextField } from 'payload'
+
+/** The canonical spelling of a BCP 47 language tag ("zh-cn" → "zh-CN"), or null when it is not one. */
+export function canonicalLanguage(value: unknown): string | null {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 35) return null
+  try {
+    return Intl.getCanonicalLocales(value)[0] ?? null
+  } catch {
+    return null
+  }
+}
+
+const canonicalize: FieldHook = ({ value }) => canonicalLanguage(value) ?? value
+
+/**
+ * A language, as the BCP 47 tag that `<html lang>` takes (en, zh-CN, pt-BR…).
+ * Anything else is refused with a message naming the rule; a valid tag is
+ * stored in its canonical spelling.
+ */
+export function languageField(overrides: Partial<TextField> & Pick<TextField, 'name'>): TextField {
+  return {
+    type: 'text',
+    maxLength: 35,
+    validate: (value: unknown) =>
+      value === null || value === undefined || value === '' || canonicalLanguage(value) !== null || 'Use a language tag such as en, zh-CN or pt-BR.',
+    hooks: { beforeChange: [canonicalize] },
+    ...overrides,
+  } as TextField
+}

@@ -1,0 +1,119 @@
+/**
+ * One reply notification to one person: the in-site notification, then its
+ * e-mail. Idempotent, so a retried job never notifies twice: the notification
+ * is unique per (reply, recipient) in the database, and the mail is sent only
+ * while the notification has no `mailedAt`. A failed mail throws (the job
+ * fails and is retried); the in-site notification is already there and is
+ * not repeated.
+ */
+import type { Payload } from 'payload'
+
+import { sql } from '@payloadcms/db-postgres'
+
+import type { Article, Reply } from '../../payload-types'
+import { getEnv } from '../../lib/env'
+import { escapeHtml } from '../../lib/escapeHtml'
+import { excerptOf } from '../../lib/excerpt'
+import { relationId } from '../../lib/relationId'
+
+export type NotificationKind = 'reply' | 'answer' | 'followed'
+
+/** A reply as plain prose for a notification: no Markdown marks, no code blocks. */
+export const REPLY_SNIPPET_LENGTH = 300
+export function replySnippet(reply: Pick<Reply, 'html' | 'body'>, max = REPLY_SNIPPET_LENGTH): string {
+  return excerptOf(reply.html, max)
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string }; data?: { errors?: { message?: string }[] } }
+  return e.code === '23505' || e.cause?.code === '23505' || Boolean(e.data?.errors?.some((x) => /unique/i.test(x.message ?? '')))
+}
+
+/** What the mail says of the reply, by why the recipient hears of it. */
+function wording(kind: NotificationKind, who: string, title: string, siteName: string): { subject: string; lead: string } {
+  if (kind === 'answer') return { subject: `${who} answered your reply on “${title}”`, lead: `${who} answered your reply on “${title}” on ${siteName}:` }
+  if (kind === 'followed') return { subject: `New reply on “${title}”`, lead: `${who} replied to “${title}”, an article you follow on ${siteName}:` }
+  return { subject: `New reply on “${title}”`, lead: `${who} replied to your article “${title}” on ${siteName}:` }
+}
+
+export async function deliverNotification(
+  payload: Payload,
+  {
+    recipientId,
+    kind,
+    reply,
+    article,
+    unsubscribe,
+  }: {
+    recipientId: number
+    kind: NotificationKind
+    reply: Reply
+    article: Article
+    /** For follow e-mails: the page the mail links to, and the RFC 8058 one-click address. */
+    unsubscribe?: { pageUrl: string; oneClickUrl: string }
+  },
+): Promise<void> {
+  const actorId = relationId(reply.author)
+  const notification = await findOrCreateNotification(payload, { recipientId, actorId, articleId: article.id, replyId: reply.id, kind })
+  if (notification.mailedAt) return
+
+  const [recipient, actor] = await Promise.all([
+    payload.findByID({ collection: 'users', id: recipientId, depth: 0, disableErrors: true, overrideAccess: true }),
+    actorId ? payload.findByID({ collection: 'users', id: actorId, depth: 0, disableErrors: true, overrideAccess: true }) : null,
+  ])
+  if (!recipient?.email) return
+  const { baseUrl, mail } = getEnv()
+  const settings = await payload.findGlobal({ slug: 'site-settings', depth: 0, overrideAccess: true })
+  const siteName = settings?.siteName || mail.fromName
+  const link = `${baseUrl}/articles/${article.id}/${article.slug}#reply-${reply.id}`
+  const { subject, lead } = wording(kind, actor?.name ?? 'Someone', article.title, siteName)
+  const snippet = replySnippet(reply)
+  const stop = unsubscribe ? `\nStop e-mails about this article: ${unsubscribe.pageUrl}\n` : ''
+
+  await payload.sendEmail({
+    to: recipient.email,
+    subject,
+    text: `${lead}\n\n${snippet}\n\nRead it: ${link}\n${stop}`,
+    html:
+      `<p>${escapeHtml(lead)}</p>` +
+      `<blockquote>${escapeHtml(snippet)}</blockquote>` +
+      `<p><a href="${escapeHtml(link)}">Read the reply</a></p>` +
+      (unsubscribe ? `<p><small><a href="${escapeHtml(unsubscribe.pageUrl)}">Stop e-mails about this article</a></small></p>` : ''),
+    // RFC 2369 and RFC 8058: mail clients offer their own one-click "Unsubscribe", which POSTs to this address.
+    ...(unsubscribe
+      ? { list: { unsubscribe: { url: unsubscribe.oneClickUrl, comment: 'Stop e-mails about this article' } }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }
+      : {}),
+  })
+  // One column, no hooks: a full-row update would re-check every foreign key and
+  // can lose lock races with concurrent writers for no benefit.
+  await payload.db.drizzle.execute(sql`update notifications set mailed_at = now() where id = ${notification.id}`)
+}
+
+async function findOrCreateNotification(
+  payload: Payload,
+  { recipientId, actorId, articleId, replyId, kind }: { recipientId: number; actorId?: number; articleId: number; replyId: number; kind: NotificationKind },
+) {
+  const find = async () =>
+    (
+      await payload.find({
+        collection: 'notifications',
+        where: { and: [{ reply: { equals: replyId } }, { recipient: { equals: recipientId } }] },
+        limit: 1,
+        depth: 0,
+        overrideAccess: true,
+      })
+    ).docs[0]
+  const existing = await find()
+  if (existing) return existing
+  try {
+    return await payload.create({
+      collection: 'notifications',
+      data: { recipient: recipientId, actor: actorId, article: articleId, reply: replyId, kind },
+      overrideAccess: true,
+    })
+  } catch (error) {
+    // Another run got there first: theirs is the one.
+    if (isUniqueViolation(error)) return (await find())!
+    throw error
+  }
+}

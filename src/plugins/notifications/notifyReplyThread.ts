@@ -1,0 +1,69 @@
+/**
+ * A reply was posted: tell the author of the reply it answers, and everyone
+ * following the article, in-site and by e-mail. The article's author is told
+ * by `notify-article-author`, and the reply's writer hears of nothing they did.
+ *
+ * Every recipient is tried; if any mail failed the job fails afterwards, and
+ * its retry skips those already mailed (deliverNotification is idempotent).
+ */
+import type { Payload } from 'payload'
+
+import { relationId } from '../../lib/relationId'
+import { deliverNotification, type NotificationKind } from './deliverNotification'
+import { loadReplyAndArticle } from './notifyArticleAuthor'
+import { oneClickUnsubscribeUrl, unsubscribePageUrl } from './unsubscribe'
+
+export type NotifyReplyThreadData = { replyId: number }
+
+const FOLLOWS_BATCH = 500
+
+type Recipient = { kind: NotificationKind; followId?: number }
+
+export async function notifyReplyThread(payload: Payload, { replyId }: NotifyReplyThreadData): Promise<void> {
+  const found = await loadReplyAndArticle(payload, 'notify-reply-thread', replyId)
+  if (!found) return
+  const { reply, article } = found
+  const skip = new Set([relationId(reply.author), relationId(article.author)])
+  const recipients = new Map<number, Recipient>()
+
+  const parentId = relationId(reply.parent)
+  if (parentId) {
+    const parent = await payload.findByID({ collection: 'replies', id: parentId, depth: 0, disableErrors: true, overrideAccess: true })
+    const parentAuthor = relationId(parent?.author)
+    if (parentAuthor && !skip.has(parentAuthor)) recipients.set(parentAuthor, { kind: 'answer' })
+  }
+  for await (const follow of followsOf(payload, article.id)) {
+    const follower = relationId(follow.follower)
+    if (follower && !skip.has(follower) && !recipients.has(follower)) recipients.set(follower, { kind: 'followed', followId: follow.id })
+  }
+
+  const failures: unknown[] = []
+  for (const [recipientId, { kind, followId }] of recipients) {
+    try {
+      const unsubscribe = followId ? { pageUrl: unsubscribePageUrl(payload, followId), oneClickUrl: oneClickUnsubscribeUrl(payload, followId) } : undefined
+      await deliverNotification(payload, { recipientId, kind, reply, article, unsubscribe })
+    } catch (error) {
+      failures.push(error)
+    }
+  }
+  if (failures.length) throw new AggregateError(failures, `notify-reply-thread: ${failures.length} of ${recipients.size} notifications failed for reply ${reply.id}`)
+}
+
+/** An article's follows by keyset, a batch at a time: a popular article's list is never held whole. */
+async function* followsOf(payload: Payload, articleId: number) {
+  let after = 0
+  for (;;) {
+    const { docs } = await payload.find({
+      collection: 'follows',
+      where: { and: [{ article: { equals: articleId } }, { id: { greater_than: after } }] },
+      sort: 'id',
+      limit: FOLLOWS_BATCH,
+      pagination: false,
+      depth: 0,
+      overrideAccess: true,
+    })
+    yield* docs
+    if (docs.length < FOLLOWS_BATCH) return
+    after = docs[docs.length - 1]!.id
+  }
+}

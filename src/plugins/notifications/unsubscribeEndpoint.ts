@@ -1,0 +1,22 @@
+import type { Endpoint } from 'payload'
+
+import { fieldErrors, noStore } from '../../lib/accountHttp'
+import { unsubscribeByToken } from './unsubscribe'
+
+/**
+ * POST /api/follows/unsubscribe?token=… — RFC 8058 one-click unsubscribe: the
+ * mail client posts `List-Unsubscribe=One-Click` to the address in the mail's
+ * List-Unsubscribe header, with no session. The signed token is the only
+ * credential; ending a follow twice answers the same.
+ */
+export const unsubscribeEndpoint: Endpoint = {
+  path: '/unsubscribe',
+  method: 'post',
+  handler: async (req) => {
+    const token = new URL(req.url ?? '', 'http://localhost').searchParams.get('token')
+    if ((await unsubscribeByToken(req.payload, token)) === 'invalid') {
+      return fieldErrors({ token: 'This unsubscribe link is not valid: use the link from the latest e-mail.' })
+    }
+    return Response.json({ message: 'You will get no more e-mails about this article.' }, { status: 200, headers: noStore() })
+  },
+}
