@@ -6,6 +6,7 @@ import * as migration_20261123_130000_list_indexes from './20261123_130000_list_
 import * as migration_20261123_140500_schedule_runs from './20261123_140500_schedule_runs';
 import * as migration_20261123_150000_search from './20261123_150000_search';
 import * as migration_20261123_180000_article_view_days from './20261123_180000_article_view_days';
+import * as migration_20261124_170000_sitemap_index from './20261124_170000_sitemap_index';
 
 export const migrations = [
   {
@@ -47,5 +48,10 @@ export const migrations = [
     up: migration_20261123_180000_article_view_days.up,
     down: migration_20261123_180000_article_view_days.down,
     name: '20261123_180000_article_view_days'
+  },
+  {
+    up: migration_20261124_170000_sitemap_index.up,
+    down: migration_20261124_170000_sitemap_index.down,
+    name: '20261124_170000_sitemap_index'
   },
 ];
