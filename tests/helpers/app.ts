@@ -42,13 +42,19 @@ export function freePort(): Promise<number> {
   })
 }
 
+/** Where a server listening on HOST is reached: that one address, or loopback when it listens on all. */
+function reachableHost(host: string | undefined): string {
+  if (!host || host === '0.0.0.0' || host === '::') return '127.0.0.1'
+  return host.includes(':') ? `[${host}]` : host
+}
+
 export async function startApp(env: Record<string, string> = {}): Promise<RunningApp> {
   const { adminUrl, urlPattern } = inject('database')
   const name = `inkwell_test_${process.pid}_e2e_${Date.now().toString(36)}`
   await adminQuery(adminUrl, `create database "${name}"`)
   const databaseUrl = urlPattern.replace('__DB__', name)
   const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
+  const url = `http://${reachableHost(env.HOST)}:${port}`
 
   const child: ChildProcess = spawn('npm', ['start', '--', '--no-build'], {
     env: {
