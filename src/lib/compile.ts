@@ -13,7 +13,7 @@
  * own location (the project root, payload.config's directories) still points
  * at the right place, wherever the project is moved after building.
  */
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
 
 const root = path.resolve(import.meta.dirname, '../..')
@@ -32,13 +32,16 @@ export function compiledEntry(name: keyof typeof ENTRY_POINTS): string {
   return path.join(COMPILED_DIR, `${name}.mjs`)
 }
 
+/** The bundle's own URL, spelled so that this file's source holds no text the rewrite below would match. */
+const BUNDLE_URL = ['import', 'meta', 'url'].join('.')
+
 /** `import.meta.url` and `import.meta.dirname` of a source file, as expressions valid inside the bundle. */
 function relocate(source: string, file: string): string {
   const fromBundle = path.relative(COMPILED_DIR, file).split(path.sep).join('/')
-  const url = `new URL(${JSON.stringify(fromBundle)}, import.meta.url).href`
+  const url = `new URL(${JSON.stringify(fromBundle)}, ${BUNDLE_URL}).href`
   return source.replace(/import\.meta\.(url|dirname|filename)\b/g, (_, key: string) => {
     if (key === 'url') return `(${url})`
-    const filename = `decodeURIComponent(new URL(${JSON.stringify(fromBundle)}, import.meta.url).pathname)`
+    const filename = `decodeURIComponent(new URL(${JSON.stringify(fromBundle)}, ${BUNDLE_URL}).pathname)`
     return key === 'filename' ? `(${filename})` : `(${filename}.replace(/\\/[^/]*$/, ''))`
   })
 }
@@ -47,6 +50,7 @@ export async function compileServer(log: (m: string) => void = console.log): Pro
   const started = Date.now()
   log('[build] Compiling the server entry points (esbuild)…')
   const { build } = await import('esbuild')
+  await rm(COMPILED_DIR, { recursive: true, force: true }) // no chunk of an earlier build left beside the new ones
   await build({
     absWorkingDir: root,
     entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([name, file]) => [name, path.join(root, file)])),
