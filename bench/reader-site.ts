@@ -154,10 +154,11 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 function startInkwell(env: NodeJS.ProcessEnv, port: number, extra: Record<string, string> = {}) {
-  return startChild(['node_modules/tsx/dist/cli.mjs', 'scripts/start.ts', '--no-build'], { ...env, NODE_ENV: 'production', PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, ...extra }, 'Inkwell is running')
+  // As `npm start` runs it in production: the compiled entry point (scripts/launch.mjs), not tsx.
+  return startChild(['scripts/launch.mjs', 'start', '--no-build'], { ...env, NODE_ENV: 'production', PORT: String(port), BASE_URL: `http://127.0.0.1:${port}`, ...extra }, 'Inkwell is running')
 }
 
-/** Peak resident memory (VmHWM) of a process and its descendants (tsx runs the server in a child), in MB. */
+/** Peak resident memory (VmHWM) of a process and its descendants (the largest one: there is one when it runs compiled), in MB. */
 function peakRssMb(pid: number): number {
   const children = new Map<number, number[]>()
   for (const entry of readdirSync('/proc')) {

@@ -8,10 +8,12 @@ import { createHash } from 'node:crypto'
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 
+import { compiledEntry, compileServer } from './compile'
+
 const root = path.resolve(import.meta.dirname, '../..')
 const STAMP = path.join(root, '.next', 'inkwell-build-stamp')
 
-const SOURCES = ['src', 'collections', 'hooks', 'jobs', 'frontend/src', 'frontend/public']
+const SOURCES = ['src', 'collections', 'hooks', 'jobs', 'scripts', 'frontend/src', 'frontend/public']
 const FILES = ['payload.config.ts', 'next.config.mjs', 'frontend/astro.config.mjs', 'package-lock.json', 'tsconfig.json']
 
 function* walk(dir: string): Generator<string> {
@@ -38,6 +40,7 @@ export function sourceFingerprint(): string {
 export function buildIsCurrent(): boolean {
   if (!existsSync(path.join(root, '.next', 'BUILD_ID'))) return false
   if (!existsSync(path.join(root, 'frontend/dist/server/entry.mjs'))) return false
+  if (!existsSync(compiledEntry('start'))) return false
   if (!existsSync(STAMP)) return false
   return readFileSync(STAMP, 'utf8').trim() === sourceFingerprint()
 }
@@ -73,6 +76,7 @@ export async function build(log: (m: string) => void = console.log): Promise<voi
   const fingerprint = sourceFingerprint()
   await run('Building the admin and API (Next.js)', [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], log)
   await run('Building the reader site (Astro)', [path.join(root, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', 'frontend'], log)
+  await compileServer(log) // after Next's build, which empties .next
   writeFileSync(STAMP, fingerprint + '\n')
 }
 

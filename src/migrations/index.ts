@@ -12,6 +12,7 @@ import * as migration_20261124_130000_article_slug_origin from './20261124_13000
 import * as migration_20261124_130100_user_switches from './20261124_130100_user_switches';
 import * as migration_20261124_140000_access_tokens from './20261124_140000_access_tokens';
 import * as migration_20261124_160000_reply_threads_follows_language from './20261124_160000_reply_threads_follows_language';
+import * as migration_20261124_170000_sitemap_index from './20261124_170000_sitemap_index';
 
 export const migrations = [
   {
@@ -83,5 +84,10 @@ export const migrations = [
     up: migration_20261124_160000_reply_threads_follows_language.up,
     down: migration_20261124_160000_reply_threads_follows_language.down,
     name: '20261124_160000_reply_threads_follows_language'
+  },
+  {
+    up: migration_20261124_170000_sitemap_index.up,
+    down: migration_20261124_170000_sitemap_index.down,
+    name: '20261124_170000_sitemap_index'
   },
 ];

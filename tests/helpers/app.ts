@@ -42,6 +42,12 @@ export function freePort(): Promise<number> {
   })
 }
 
+/** Where a server listening on HOST is reached: that one address, or loopback when it listens on all. */
+function reachableHost(host: string | undefined): string {
+  if (!host || host === '0.0.0.0' || host === '::') return '127.0.0.1'
+  return host.includes(':') ? `[${host}]` : host
+}
+
 /** `shareDatabase`: run on another app's database (several web processes on one database) instead of an empty one of its own. */
 export async function startApp(env: Record<string, string> = {}, { shareDatabase }: { shareDatabase?: RunningApp } = {}): Promise<RunningApp> {
   const { adminUrl, urlPattern } = inject('database')
@@ -49,7 +55,7 @@ export async function startApp(env: Record<string, string> = {}, { shareDatabase
   if (!shareDatabase) await adminQuery(adminUrl, `create database "${name}"`)
   const databaseUrl = urlPattern.replace('__DB__', name)
   const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
+  const url = `http://${reachableHost(env.HOST)}:${port}`
 
   const child: ChildProcess = spawn('npm', ['start', '--', '--no-build'], {
     env: {

@@ -14,3 +14,10 @@ const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\uD800-\uD
 export function xmlSafe(text: string): string {
   return text.replace(FORBIDDEN, '')
 }
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' }
+
+/** Text for XML element content or an attribute value: forbidden characters dropped, markup characters escaped. */
+export function escapeXml(text: string): string {
+  return xmlSafe(text).replace(/[&<>"']/g, (c) => ESCAPES[c]!)
+}

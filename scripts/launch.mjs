@@ -1,0 +1,43 @@
+/**
+ * `npm start`, `npm run worker`, `npm run blog`: runs the entry point named by
+ * the first argument. In production (NODE_ENV=production in the environment)
+ * with a build that is current, that is the compiled JavaScript from
+ * `npm run build` (src/lib/compile.ts), run by plain Node: no TypeScript loader
+ * in the serving process, a quicker start. Otherwise (development, or sources
+ * changed since the build) the TypeScript source runs through tsx's loader,
+ * in this same process; `npm start` then rebuilds what is stale as before.
+ *
+ * Plain JavaScript on purpose: it must run before anything is compiled.
+ */
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+
+const root = path.resolve(import.meta.dirname, '..')
+const SOURCES = { start: 'scripts/start.ts', worker: 'scripts/worker.ts', blog: 'jobs/cli.ts' }
+
+const name = process.argv[2]
+if (!(name in SOURCES)) {
+  console.error(`usage: node scripts/launch.mjs <${Object.keys(SOURCES).join('|')}> [arguments]`)
+  process.exit(2)
+}
+// The entry point sees its own arguments where it expects them (process.argv.slice(2)).
+process.argv.splice(2, 1)
+
+const compiled = path.join(root, '.next', 'server-entry', `${name}.mjs`)
+
+async function compiledIsCurrent() {
+  if (process.env.NODE_ENV !== 'production' || !existsSync(compiled)) return false
+  const { buildIsCurrent } = await import(pathToFileURL(path.join(root, '.next', 'server-entry', 'build.mjs')).href)
+  return buildIsCurrent()
+}
+
+if (await compiledIsCurrent()) {
+  await import(pathToFileURL(compiled).href)
+} else {
+  // The same two loaders the tsx command installs (ES modules and require), in this process.
+  const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')])
+  esm.register()
+  cjs.register()
+  await import(pathToFileURL(path.join(root, SOURCES[name])).href)
+}
