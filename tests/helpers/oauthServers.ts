@@ -13,6 +13,7 @@ import type { AddressInfo } from 'node:net'
 import OAuth2Server, { Request as OAuthRequest, Response as OAuthResponse } from '@node-oauth/oauth2-server'
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT, type JWK, type KeyLike } from 'jose'
 import Provider from 'oidc-provider'
+import sharp from 'sharp'
 
 export type TestPerson = { sub: string; email?: string; emailVerified?: boolean; name: string; picture?: string; password?: string }
 
@@ -245,6 +246,12 @@ export async function startPlainOAuthServer({ clients, people = [] }: { clients:
       }
     }
 
+    // A profile picture, as providers host them.
+    if (url.pathname === '/avatar.png') {
+      const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } }).png().toBuffer()
+      res.writeHead(200, { 'content-type': 'image/png' })
+      return res.end(png)
+    }
     if (url.pathname === '/authorize') {
       if (req.method === 'GET') return send(200, { 'content-type': 'text/html; charset=utf-8' }, loginPage(url.searchParams))
       const params = new URLSearchParams(body as Record<string, string>)

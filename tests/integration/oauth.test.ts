@@ -136,7 +136,7 @@ beforeAll(async () => {
   oidc.gitlab = await startOidcServer({ clientId: 'gitlab-client', redirectUri: callback('gitlab') })
   oidc.linkedin = await startOidcServer({ clientId: 'linkedin-client', redirectUri: callback('linkedin') })
   oidc.oidc = await startOidcServer({ clientId: 'oidc-client', redirectUri: callback('oidc') })
-  const env: Record<string, string> = { OAUTH_ALLOWED_PROVIDERS: [...PLAIN, ...OIDC].join(','), OAUTH_TIMEOUT_MS: '1500' }
+  const env: Record<string, string> = { OAUTH_ALLOWED_PROVIDERS: [...PLAIN, ...OIDC].join(','), OAUTH_TIMEOUT_MS: '4000' }
   for (const p of PLAIN) {
     const P = p.toUpperCase()
     Object.assign(env, {
@@ -184,6 +184,14 @@ describe('first sign-in creates the account, with the registration role rule', (
       expect(await identitiesOf(user!.id as number)).toMatchObject([{ provider, subject: who.sub, emailVerified: true }])
     }
     expect(roles).toEqual(['site-owner', 'administrator', 'reader'])
+  })
+
+  it('takes the name and the profile picture from the provider', async () => {
+    const who = person({ name: 'Pictured Person', picture: `${plain.url}/avatar.png` })
+    const { site } = await signIn('github', who)
+    const user = await t.payload.findByID({ collection: 'users', id: (await site.user())!.id, depth: 1, overrideAccess: true })
+    expect(user.name).toBe('Pictured Person')
+    expect(user.avatar).toMatchObject({ mimeType: 'image/png', alt: 'Avatar of Pictured Person' })
   })
 
   it.each([...PLAIN, ...OIDC])('signs in with %s, and the second time into the same account', async (provider) => {

@@ -13,6 +13,7 @@ import { generateCookie, parseCookies } from 'payload/shared'
 import { getEnv, OAUTH_PROVIDERS, type OAuthProviderId, type OAuthProviderSettings } from '../env'
 import { safeRedirect } from '../safeRedirect'
 import { linkToUser, signInOrRegister } from './accounts'
+import { importProviderAvatar } from './avatar'
 import { ATTEMPT_TTL_MS, BROWSER_COOKIE, randomToken, takeAttempt, type Attempt } from './attempts'
 import type { OAuthErrorCode } from './messages'
 import { discover, IdTokenError, profileFromClaims, verifiedIdTokenProfile } from './oidc'
@@ -23,11 +24,18 @@ import { buildStrategy, runStrategy, type ProfileLoader, type StrategyRequest } 
 const COOKIE_PATH = '/login/'
 const MAX_PROFILE_BYTES = 256 * 1024
 
-type FlowSettings = { providers: OAuthProviderSettings[]; timeoutMs: number; secureCookies: boolean; verifyEmail: boolean; baseUrl: string }
+type FlowSettings = {
+  providers: OAuthProviderSettings[]
+  timeoutMs: number
+  secureCookies: boolean
+  verifyEmail: boolean
+  baseUrl: string
+  avatarMaxBytes: number
+}
 
 function flowSettings(): FlowSettings {
   const env = getEnv()
-  return { ...env.oauth, secureCookies: env.secureCookies, verifyEmail: env.verifyEmail, baseUrl: env.baseUrl }
+  return { ...env.oauth, secureCookies: env.secureCookies, verifyEmail: env.verifyEmail, baseUrl: env.baseUrl, avatarMaxBytes: env.uploadMaxBytes }
 }
 
 /** The provider, if the id is one of ours, allowed and configured; anything else is a 404. */
@@ -260,6 +268,18 @@ async function completeSignIn(
   if (outcome.kind === 'refused') return redirect(failurePage(outcome.code, provider, false), [clearCookie])
   if (outcome.kind === 'verify-mail') return redirect(`/login?oauth=verify&provider=${provider}`, [clearCookie])
   if (outcome.kind !== 'signed-in') return redirect(failurePage('state', provider, false), [clearCookie])
+  if (outcome.created && profile.avatarUrl) {
+    const settings = configuredProvider(provider, flow)!
+    const origins = [settings.apiUrl, settings.issuer, settings.authorizationUrl].filter(Boolean).map((u) => new URL(u!).origin)
+    await importProviderAvatar(payload, {
+      userId: outcome.userId,
+      name: profile.name ?? 'a reader',
+      url: profile.avatarUrl,
+      providerOrigins: origins,
+      timeoutMs: flow.timeoutMs,
+      maxBytes: flow.avatarMaxBytes,
+    })
+  }
   const req = await createLocalReq({}, payload)
   const session = await sessionCookieFor(req, outcome.userId, flow.secureCookies)
   const next = outcome.created && attempt.next === '/' ? '/profile?welcome=1' : safeRedirect(attempt.next)

@@ -74,6 +74,8 @@ export async function verifiedIdTokenProfile(
       clockTolerance: 30,
     }))
   } catch (error) {
+    // The issuer's keys not arriving in time is a timeout, not a forged token.
+    if ((error as { code?: string }).code === 'ERR_JWKS_TIMEOUT') throw error
     throw new IdTokenError(`The ID token was refused: ${(error as Error).message}`)
   }
   if (!nonce || claims.nonce !== nonce) throw new IdTokenError('The ID token’s nonce is not the one of this sign-in.')
