@@ -249,7 +249,7 @@ describe('the replies list of the admin', () => {
     await expect(page.locator('table tbody tr').first().textContent()).resolves.toContain(newest.body.slice(0, 20))
 
     await page.getByRole('button', { name: /Filters/ }).click()
-    await page.getByRole('button', { name: /Add filter/ }).click()
+    await page.getByRole('button', { name: /Add filter/i }).click()
     await page.locator('.where-builder .condition__field .rs__control').first().click()
     const options = (await page.locator('.rs__option').allTextContents()).map((o) => o.trim())
     expect(options).toEqual(expect.arrayContaining(['Article', 'Author']))
