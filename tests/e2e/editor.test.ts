@@ -209,6 +209,7 @@ describe('the rich-text (HTML) editor', () => {
     await editor.create()
     await editor.setTitle('Markdown to rich text')
     await editor.chooseFormat('Markdown')
+    await editor.setStatus('Published')
     await editor.pasteText(`## Converted heading\n\nSome **bold** text.\n\n\`\`\`python\nprint("converted")\n\`\`\`\n\n![Converted image](/api/media/file/${media.filename})\n`)
     const id = await editor.save()
 
