@@ -93,9 +93,9 @@ describe('the Markdown editor', () => {
     const full = await editor.markdownEditor.boundingBox()
     expect(full).toMatchObject({ x: 0, y: 0, width: 1366, height: 900 })
     // Nothing of the admin covers the toolbar: each button is what a click at its centre hits.
-    for (const name of ['Heading 2', 'Heading 3', 'Bold', 'Exit full screen']) await expect(editor.isTopmost(editor.tool(name))).resolves.toBe(true)
+    for (const name of ['Heading 2', 'Heading 3', 'Bold', 'Full screen']) await expect(editor.isTopmost(editor.tool(name))).resolves.toBe(true)
     await page.screenshot({ path: 'tests/e2e/.artifacts/markdown-fullscreen.png' }).catch(() => {})
-    await editor.tool('Exit full screen').click()
+    await editor.tool('Full screen').click()
     await editor.markdownEditor.and(page.locator('[data-fullscreen="false"]')).waitFor()
 
     await editor.setStatus('Published')
@@ -209,6 +209,7 @@ describe('the rich-text (HTML) editor', () => {
     await editor.create()
     await editor.setTitle('Markdown to rich text')
     await editor.chooseFormat('Markdown')
+    await editor.setStatus('Published')
     await editor.pasteText(`## Converted heading\n\nSome **bold** text.\n\n\`\`\`python\nprint("converted")\n\`\`\`\n\n![Converted image](/api/media/file/${media.filename})\n`)
     const id = await editor.save()
 
@@ -222,7 +223,7 @@ describe('the rich-text (HTML) editor', () => {
     await editor.richText.locator('h2', { hasText: 'Converted heading' }).waitFor()
     await page.locator('.payload-richtext-code-block__language-selector-button[data-selected-language="python"]').waitFor()
     await expect(page.locator('.code-block-source textarea').first().inputValue()).resolves.toBe('print("converted")')
-    await page.locator('.rich-text-lexical .lexical-upload').first().waitFor()
+    await page.locator('.rich-text-lexical .LexicalEditorTheme__upload').first().waitFor()
     await expect(editor.richText.textContent()).resolves.not.toContain('![')
     await page.screenshot({ path: 'tests/e2e/.artifacts/converted-to-rich-text.png', fullPage: true }).catch(() => {})
 
@@ -249,7 +250,7 @@ describe('the replies list of the admin', () => {
     await expect(page.locator('table tbody tr').first().textContent()).resolves.toContain(newest.body.slice(0, 20))
 
     await page.getByRole('button', { name: /Filters/ }).click()
-    await page.getByRole('button', { name: /Add filter/ }).click()
+    await page.getByRole('button', { name: /Add filter/i }).click()
     await page.locator('.where-builder .condition__field .rs__control').first().click()
     const options = (await page.locator('.rs__option').allTextContents()).map((o) => o.trim())
     expect(options).toEqual(expect.arrayContaining(['Article', 'Author']))

@@ -38,7 +38,8 @@ export class ArticleEditorPage {
     // then flips natively but never reaches the form state: wait for the field's own mark.
     await this.page.locator('.format-field[data-live="true"]').waitFor()
     const radio = this.page.getByRole('radio', { name: label })
-    if (!(await radio.isChecked())) await radio.check()
+    // A click, not check(): on an article with a body the radio stays as it is until the switch is confirmed.
+    if (!(await radio.isChecked())) await radio.click()
   }
 
   // --- Markdown editor ---------------------------------------------------------
@@ -143,6 +144,8 @@ export class ArticleEditorPage {
   async fillCodeBlock(code: string, marker: string) {
     const synced = this.page.waitForResponse(
       (r) => r.request().method() === 'POST' && !!r.request().postData()?.includes(marker),
+      // A server round trip: on a loaded machine it can take longer than the default 30 s.
+      { timeout: 90_000 },
     )
     await this.page.locator('.code-block-source textarea').first().fill(code)
     await synced
