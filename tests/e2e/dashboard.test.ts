@@ -77,7 +77,7 @@ describe('owner’s dashboard (admin home)', () => {
       expect(await dashboard.tableRows('activity')).toHaveLength(5)
       await dashboard.root().screenshot({ path: `tests/e2e/.artifacts/dashboard-${theme}-year.png` })
       await context.close()
-    })
+    }, 600_000)
   }
 
   it('shows an author their own articles’ statistics, without site-wide users', async () => {
@@ -89,5 +89,5 @@ describe('owner’s dashboard (admin home)', () => {
     expect(await dashboard.root().locator('h2').first().textContent()).toBe('Your articles’ statistics')
     expect(await page.getByTestId('dashboard-total-users').count()).toBe(0)
     await page.close()
-  })
+  }, 600_000)
 })

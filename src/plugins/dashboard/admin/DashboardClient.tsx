@@ -124,9 +124,9 @@ function DashboardBody({ data, palette, onArticle }: { data: DashboardData; pale
             <YAxis allowDecimals={false} stroke={palette.text} tick={{ fill: palette.text, fontSize: 12 }} width={48} />
             <Tooltip contentStyle={tooltipStyle} />
             <Legend wrapperStyle={{ color: palette.text }} />
-            <Line type="monotone" dataKey="articles" name="Published articles" stroke={palette.articles} strokeWidth={2} dot={false} isAnimationActive={false} />
-            <Line type="monotone" dataKey="replies" name="New replies" stroke={palette.replies} strokeWidth={2} dot={false} isAnimationActive={false} />
-            {data.scope === 'site' && <Line type="monotone" dataKey="users" name="New users" stroke={palette.users} strokeWidth={2} dot={false} isAnimationActive={false} />}
+            <Line type="linear" dataKey="articles" name="Published articles" stroke={palette.articles} strokeWidth={2} dot={false} isAnimationActive={false} />
+            <Line type="linear" dataKey="replies" name="New replies" stroke={palette.replies} strokeWidth={2} dot={false} isAnimationActive={false} />
+            {data.scope === 'site' && <Line type="linear" dataKey="users" name="New users" stroke={palette.users} strokeWidth={2} dot={false} isAnimationActive={false} />}
           </LineChart>
         </ChartFigure>
         <ChartFigure
@@ -143,7 +143,7 @@ function DashboardBody({ data, palette, onArticle }: { data: DashboardData; pale
             <XAxis dataKey="label" stroke={palette.text} tick={{ fill: palette.text, fontSize: 12 }} minTickGap={16} />
             <YAxis allowDecimals={false} stroke={palette.text} tick={{ fill: palette.text, fontSize: 12 }} width={48} />
             <Tooltip contentStyle={tooltipStyle} />
-            <Area type="monotone" dataKey="views" name="Views" stroke={palette.views} fill={palette.views} fillOpacity={0.25} isAnimationActive={false} />
+            <Area type="linear" dataKey="views" name="Views" stroke={palette.views} fill={palette.views} fillOpacity={0.25} isAnimationActive={false} />
           </AreaChart>
         </ChartFigure>
         <GroupChart id="categories" title="Articles per category" rows={data.categories} data={data} palette={palette} />
@@ -223,7 +223,7 @@ function GroupChart({ id, title, rows, data, palette }: { id: string; title: str
       <BarChart data={rows} layout="vertical" margin={{ top: 8, right: 16, bottom: 0, left: 0 }}>
         <CartesianGrid stroke={palette.grid} strokeDasharray="3 3" horizontal={false} />
         <XAxis type="number" allowDecimals={false} stroke={palette.text} tick={{ fill: palette.text, fontSize: 12 }} />
-        <YAxis type="category" dataKey="name" stroke={palette.text} tick={{ fill: palette.text, fontSize: 12 }} width={110} />
+        <YAxis type="category" dataKey="name" interval={0} stroke={palette.text} tick={{ fill: palette.text, fontSize: 12 }} width={110} />
         <Tooltip contentStyle={tooltipStyle} cursor={{ fill: palette.grid }} />
         <Bar dataKey="articles" name="Articles" fill={palette.articles} isAnimationActive={false} />
       </BarChart>
