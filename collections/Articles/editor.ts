@@ -26,12 +26,25 @@ import { CODE_LANGUAGES } from './hooks/markdownLexical'
  * default code field loads Monaco from a CDN, and the admin makes no
  * requests to third parties.
  */
+/**
+ * A code block's language is free text (any fence's info word converts), but
+ * only a name: letters, digits and `+ # . _ -`. It ends up in a class name and
+ * a Markdown fence, so nothing else is accepted on any path.
+ */
+const LANGUAGE_NAME = /^[\w+#.-]*$/
+function validLanguageName(value: unknown): true | string {
+  if (value === null || value === undefined) return true
+  if (typeof value !== 'string' || value.length > 40 || !LANGUAGE_NAME.test(value)) return 'Language: a language name (letters, digits, + # . _ -), at most 40 characters.'
+  return true
+}
+
 function codeBlock() {
   const block = CodeBlock({ defaultLanguage: 'typescript', languages: CODE_LANGUAGES })
   const fields = block.fields.map((field) => {
     if (!('name' in field)) return field
     if (field.name === 'code') return { name: 'code', type: 'textarea', label: 'Code', admin: { rows: 8, className: 'code-block-source' } } as const
-    if (field.name === 'language') return { name: 'language', type: 'text', maxLength: 40, defaultValue: 'typescript', admin: { hidden: true } } as const
+    if (field.name === 'language')
+      return { name: 'language', label: 'Language', type: 'text', maxLength: 40, defaultValue: 'typescript', validate: validLanguageName, admin: { hidden: true } } as const
     return field
   })
   return { ...block, fields, jsx: fencedCode }
