@@ -15,7 +15,6 @@ import type { Env } from '../lib/env'
 import { installSitePayload } from '../lib/sitePayload'
 import type { ViewCounter } from '../lib/views'
 import { enforceBodyLimit } from './bodyLimit'
-import { guardAdminView, permissionFor } from './guardedAdminViews'
 import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
 import { ownerOf } from './routes'
 import { securityHeaders } from './securityHeaders'
@@ -60,10 +59,9 @@ function filesUnder(dir: string): Set<string> {
 }
 
 /** The reader site reads through this process's Payload (Local API), and posts forms through its REST handling. */
-async function provideSitePayload(payload: Payload | undefined): Promise<Payload> {
+async function provideSitePayload(payload: Payload | undefined): Promise<void> {
   const instance = payload ?? (await getPayload({ config: (await import('../../payload.config')).default }))
   installSitePayload({ payload: instance, rest: (request) => handleEndpoints({ config: instance.config, request }) })
-  return instance
 }
 
 function isLoopback(address: string | undefined): boolean {
@@ -94,7 +92,6 @@ export async function startWebServer(
 ): Promise<WebServer> {
   let nextHandler: Handler | undefined
   let astro: AstroSite | undefined
-  let site: Payload | undefined
   const cache = useCache ? new RenderCache({ views, maxEntries: env.renderCache.maxEntries, maxBytes: env.renderCache.maxBytes }) : undefined
   const listener = cache ? await listenForInvalidations(env.databaseUrl, log) : undefined
   const setSecurityHeaders = securityHeaders(env)
@@ -117,15 +114,8 @@ export async function startWebServer(
     const handler = owner === 'next' ? nextHandler : astro?.handler
     if (!handler) return notReady(res)
     const pathname = req.url?.split('?')[0] ?? '/'
-    if (owner === 'next') {
-      withDefaultCacheControl(res, pathname)
-      const permission = permissionFor(site!, pathname)
-      if (permission) {
-        return void guardAdminView(site!, req, res, permission)
-          .then(() => handler(req, res))
-          .catch((error) => internalError(res, error, log))
-      }
-    } else if (!astro!.staticFiles.has(pathname)) {
+    if (owner === 'next') withDefaultCacheControl(res, pathname)
+    else if (!astro!.staticFiles.has(pathname)) {
       const key = cache && isCacheable(req) ? cacheKeyOf(req.url ?? '/') : null
       const rendering = key ? cache!.serve(req, res, key, handler) : renderPage(req, res, handler)
       return void rendering.catch((error) => internalError(res, error, log))
@@ -144,7 +134,7 @@ export async function startWebServer(
     server.once('error', reject)
     server.listen(env.port, env.host, () => resolve())
   })
-  site = await provideSitePayload(payload)
+  await provideSitePayload(payload)
   ;[nextHandler, astro] = await Promise.all([loadNextHandler(env), loadAstroHandler()])
 
   const close = async () => {
