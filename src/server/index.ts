@@ -17,7 +17,6 @@ import { acceptingEveryBodyForm } from '../lib/requestBody'
 import { installSitePayload } from '../lib/sitePayload'
 import type { ViewCounter } from '../lib/views'
 import { enforceBodyLimit } from './bodyLimit'
-import { guardAdminView, permissionFor } from './guardedAdminViews'
 import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
 import { ownerOf } from './routes'
@@ -63,7 +62,7 @@ function filesUnder(dir: string): Set<string> {
 }
 
 /** The reader site reads through this process's Payload (Local API), and posts forms through its REST handling. */
-async function provideSitePayload(payload: Payload | undefined): Promise<Payload> {
+async function provideSitePayload(payload: Payload | undefined): Promise<void> {
   const instance = payload ?? (await getPayload({ config: (await import('../../payload.config')).default }))
   const rest = acceptingEveryBodyForm((request: Request) => handleEndpoints({ config: instance.config, request }))
   installSitePayload({ payload: instance, rest: (request) => rest(request, undefined) })
@@ -98,7 +97,6 @@ export async function startWebServer(
 ): Promise<WebServer> {
   let nextHandler: Handler | undefined
   let astro: AstroSite | undefined
-  let site: Payload | undefined
   const cache = useCache ? new RenderCache({ views, maxEntries: env.renderCache.maxEntries, maxBytes: env.renderCache.maxBytes }) : undefined
   const listener = cache ? await listenForInvalidations(env.databaseUrl, log) : undefined
   const setSecurityHeaders = securityHeaders(env)
@@ -122,15 +120,8 @@ export async function startWebServer(
     const handler = owner === 'next' ? nextHandler : astro?.handler
     if (!handler) return notReady(res)
     const pathname = req.url?.split('?')[0] ?? '/'
-    if (owner === 'next') {
-      withDefaultCacheControl(res, pathname)
-      const permission = permissionFor(site!, pathname)
-      if (permission) {
-        return void guardAdminView(site!, req, res, permission)
-          .then(() => handler(req, res))
-          .catch((error) => internalError(res, error, log))
-      }
-    } else if (!astro!.staticFiles.has(pathname)) {
+    if (owner === 'next') withDefaultCacheControl(res, pathname)
+    else if (!astro!.staticFiles.has(pathname)) {
       const key = cache && isCacheable(req) ? cacheKeyOf(req.url ?? '/') : null
       const rendering = key ? cache!.serve(req, res, key, handler) : renderPage(req, res, handler)
       return void rendering.catch((error) => internalError(res, error, log))
@@ -149,7 +140,7 @@ export async function startWebServer(
     server.once('error', reject)
     server.listen(env.port, env.host, () => resolve())
   })
-  site = await provideSitePayload(payload)
+  await provideSitePayload(payload)
   ;[nextHandler, astro] = await Promise.all([loadNextHandler(env), loadAstroHandler()])
 
   const close = async () => {

@@ -38,7 +38,14 @@ export class ReaderSite {
 
   async openFirstAuthor(): Promise<string> {
     const link = this.page.locator('.article-list .meta a[href^="/users/"]').first()
-    const name = (await link.textContent())!.trim()
+    // The name, without the avatar's letter placeholder (decorative, aria-hidden) beside it.
+    const name = await link.evaluate((a) =>
+      [...a.childNodes]
+        .filter((n) => !(n instanceof Element && n.getAttribute('aria-hidden') === 'true'))
+        .map((n) => n.textContent)
+        .join('')
+        .trim(),
+    )
     await Promise.all([this.page.waitForURL(/\/users\/\d+/), link.click()])
     return name
   }
