@@ -66,7 +66,6 @@ async function provideSitePayload(payload: Payload | undefined): Promise<void> {
   const instance = payload ?? (await getPayload({ config: (await import('../../payload.config')).default }))
   const rest = acceptingEveryBodyForm((request: Request) => handleEndpoints({ config: instance.config, request }))
   installSitePayload({ payload: instance, rest: (request) => rest(request, undefined) })
-  return instance
 }
 
 function isLoopback(address: string | undefined): boolean {

@@ -176,7 +176,18 @@ describe('threaded replies, edited and deleted by their writers', () => {
   })
 
   it('tells the asker with a plain-text snippet, not raw Markdown', async () => {
+    // A thread of its own: the answers above are deleted, and their notifications with them.
     const asker = await signedIn('reader2@inkwell.test')
+    const question = new ArticlePage(asker, app.url)
+    await question.open(articlePath(article))
+    await question.reply('A question for the snippet')
+    const questionId = question.postedReplyId()
+    const answerer = new ArticlePage(await signedIn('reader3@inkwell.test'), app.url)
+    await answerer.open(articlePath(article))
+    await answerer.answer(questionId, 'An **answer** with `code` (snippet)')
+    // The notification is written by a queue job after the answer commits.
+    const answered = `select count(*)::int as n from notifications n join users u on u.id = n.recipient_id where u.email = 'reader2@inkwell.test' and n.kind = 'answer'`
+    await waitUntil(async () => (await sql<{ n: number }>(answered))[0]!.n > 0, { what: 'the asker’s notification' })
     await asker.goto(`${app.url}/notifications`)
     const snippet = asker.getByTestId('notification').filter({ hasText: 'answered your reply' }).first().getByTestId('notification-snippet')
     await expect(snippet.textContent()).resolves.toMatch(/^An answer with code \(/)

@@ -42,8 +42,38 @@ export function mediaFilename(url: string, serverURL: string): string | undefine
 
 // `![alt](url)` or `![alt](url "title")`, alone on its line (an upload is a block).
 const IMAGE_LINE = /^!\[([^\]\n]*)\]\((\S+?)(?:\s+"[^"\n]*")?\)$/
-// The same image anywhere in a line, to move site images onto lines of their own.
-const INLINE_IMAGE = /!\[[^\]\n]*\]\(\S+?(?:\s+"[^"\n]*")?\)/g
+/**
+ * Puts each site image that shares a line with text (`![alt](url)` or
+ * `![alt](url "title")`) on lines of its own. A scan with indexOf rather than
+ * a regular expression: the next "]" and ")" are remembered between candidates,
+ * so a hostile line of many "![" costs linear time.
+ */
+function isolateSiteImages(line: string, isSiteImage: (url: string) => boolean): string {
+  let out = ''
+  let copied = 0
+  let from = 0
+  let close = -1
+  let paren = -1
+  for (;;) {
+    const start = line.indexOf('![', from)
+    if (start < 0) break
+    if (close < start + 2) close = line.indexOf(']', start + 2)
+    if (close < 0) break
+    if (line[close + 1] !== '(') {
+      from = start + 2
+      continue
+    }
+    if (paren < close + 2) paren = line.indexOf(')', close + 2)
+    if (paren < 0) break
+    const url = line.slice(close + 2, paren).trim().split(' ')[0] ?? ''
+    if (url && isSiteImage(url)) {
+      out += `${line.slice(copied, start)}\n\n${line.slice(start, paren + 1)}\n\n`
+      copied = paren + 1
+    }
+    from = paren + 1
+  }
+  return out + line.slice(copied)
+}
 
 /** Image URLs of the document, read with a real Markdown parser (code spans and fences are not images). */
 export function imageUrls(markdown: string): string[] {
@@ -81,10 +111,7 @@ export function prepareMarkdown(markdown: string, isSiteImage: (url: string) => 
   return lines
     .map((line, i) => {
       if (fenceLines.has(i) || IMAGE_LINE.test(line.trim())) return line
-      return line.replace(INLINE_IMAGE, (image) => {
-        const url = /\]\((\S+?)[\s)]/.exec(image)?.[1] ?? ''
-        return isSiteImage(url) ? `\n\n${image}\n\n` : image
-      })
+      return isolateSiteImages(line, isSiteImage)
     })
     .join('\n')
 }
