@@ -1,5 +1,6 @@
 /**
- * The user switcher does not exist with APP_DEBUG=false, not even on inkwell.test:
+ * The user switcher does not exist with APP_DEBUG=false, nor with
+ * NODE_ENV=production (even with APP_DEBUG=true), not even on inkwell.test:
  * its routes answer 404 and a validly signed switch cookie changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -9,19 +10,23 @@ import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { DEBUG_BASE, sessionIdOf, signedIn } from '../helpers/userSwitch'
 import { createCast } from '../helpers/users'
 
-let t: TestPayload
-let cast: Awaited<ReturnType<typeof createCast>>
 const SECRET = 'test-secret-not-for-production'
 
-beforeAll(async () => {
-  t = await createTestPayload({ APP_DEBUG: 'false', BASE_URL: DEBUG_BASE, PAYLOAD_SECRET: SECRET })
-  cast = await createCast(t.payload)
-})
-afterAll(async () => {
-  await t?.destroy()
-})
+describe.each([
+  ['APP_DEBUG=false', { APP_DEBUG: 'false' }],
+  ['NODE_ENV=production (even with APP_DEBUG=true)', { APP_DEBUG: 'true', NODE_ENV: 'production' }],
+])('the user switcher with %s', (_label, env) => {
+  let t: TestPayload
+  let cast: Awaited<ReturnType<typeof createCast>>
 
-describe('the user switcher with APP_DEBUG=false', () => {
+  beforeAll(async () => {
+    t = await createTestPayload({ ...env, BASE_URL: DEBUG_BASE, PAYLOAD_SECRET: SECRET })
+    cast = await createCast(t.payload)
+  })
+  afterAll(async () => {
+    await t?.destroy()
+  })
+
   it('answers 404 on every route, to the site owner on inkwell.test', async () => {
     const b = await signedIn(t.payload, t.databaseName, 'owner@example.test')
     expect((await b.request('/api/user-switch')).status).toBe(404)
