@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache'
+
 import { proseOf } from './excerpt'
 
 /** Typical silent-reading speeds: words of alphabetic text, characters of Chinese/Japanese text. */
@@ -22,4 +24,15 @@ export function readingMinutes(html: string | null | undefined): number {
     else words++
   }
   return Math.max(1, Math.round(words / WORDS_PER_MINUTE + han / HAN_CHARACTERS_PER_MINUTE))
+}
+
+/** Reading times by article version: computing one parses the whole body, and an uncached article page shows it on every render. */
+const minutesByVersion = new LRUCache<string, number>({ max: 10_000 })
+
+/** readingMinutes of an article's body, computed once per version (id and last update). */
+export function articleReadingMinutes(article: { id: number; updatedAt: string; html?: string | null }): number {
+  const version = `${article.id}@${article.updatedAt}`
+  let minutes = minutesByVersion.get(version)
+  if (minutes === undefined) minutesByVersion.set(version, (minutes = readingMinutes(article.html)))
+  return minutes
 }

@@ -97,7 +97,8 @@ export async function startWebServer(
   let nextHandler: Handler | undefined
   let astro: AstroSite | undefined
   const cache = useCache ? new RenderCache({ views, maxEntries: env.renderCache.maxEntries, maxBytes: env.renderCache.maxBytes }) : undefined
-  const listener = cache ? await listenForInvalidations(env.databaseUrl, log) : undefined
+  // Always listening, cache or not: the site's in-memory layout data is purged by the same announcements.
+  const listener = await listenForInvalidations(env.databaseUrl, log)
   const setSecurityHeaders = securityHeaders(env)
   const bodyLimits = { maxBodyBytes: env.maxBodyBytes, uploadMaxBytes: env.uploadMaxBytes }
 
@@ -149,7 +150,7 @@ export async function startWebServer(
       setTimeout(() => server.closeAllConnections(), 5_000).unref()
     })
     cache?.close()
-    await listener?.stop()
+    await listener.stop()
   }
   return { server, url: env.baseUrl, close, cache }
 }

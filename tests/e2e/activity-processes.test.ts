@@ -127,6 +127,21 @@ describe('two web processes and the workers on one database', () => {
     expect(fresh.status).toBe(200)
   })
 
+  it('shows site settings and categories changed through one web process on the other (its layout data is kept in memory)', async () => {
+    const owner = await token(webA, 'owner@inkwell.test')
+    expect((await page(webB, '/links')).status).toBe(200) // web B has read and kept its layout data
+    const siteName = `Renamed through web A ${Date.now()}`
+    expect((await api(webA, '/api/globals/site-settings', { json: { siteName }, token: owner })).status).toBe(200)
+    const [category] = (await api(webB, '/api/categories?limit=1&sort=order')).body.docs
+    const categoryName = `Category renamed through web A ${Date.now()}`
+    expect((await api(webA, `/api/categories/${category.id}`, { method: 'PATCH', json: { name: categoryName }, token: owner })).status).toBe(200)
+    // A page never cached (the 404 page) that reads nothing but the layout's data: only web B's kept copy could be stale.
+    await waitUntil(async () => {
+      const seen = await page(webB, `/no-such-page-${Date.now()}`)
+      return seen.html.includes(siteName) && seen.html.includes(categoryName)
+    }, { what: 'web B to show the new site name and category name', timeoutMs: 10_000 })
+  })
+
   it('shows a scheduled article within a minute of its time on the other process, and not before', async () => {
     const owner = await token(webA, 'owner@inkwell.test')
     const publishAt = new Date(Date.now() + 30_000)

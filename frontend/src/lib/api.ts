@@ -10,6 +10,7 @@
 import type { Payload, Where } from 'payload'
 
 import { readActiveUsers, type ActiveUsers } from '../../../src/lib/activeUsers'
+import { onInvalidate } from '../../../src/lib/cacheBus'
 import { sitePayload } from '../../../src/lib/sitePayload'
 import { getEnv } from '../../../src/lib/env'
 import { PROVIDERS } from '../../../src/lib/oauth/providers'
@@ -107,6 +108,13 @@ const REPLY_VIEW = {
   populate: { ...PERSON, articles: { title: true, slug: true } },
 } as const
 
+/** A reply on its own article's page: the article is the page itself, so it is not read again. */
+const THREAD_VIEW = {
+  depth: 2,
+  select: { html: true, body: true, parent: true, createdAt: true, updatedAt: true, author: true },
+  populate: PERSON,
+} as const
+
 export type Thread = { replies: Page<Reply>; answers: Map<number, Reply[]>; total: number }
 
 /**
@@ -122,7 +130,7 @@ export async function listThreads(article: number, { page = 1, limit = 20 }: { p
       page,
       limit,
       sort: 'createdAt',
-      ...REPLY_VIEW,
+      ...THREAD_VIEW,
       ...asPublic,
     }) as unknown as Promise<Page<Reply>>,
     payload().count({ collection: 'replies', where: { article: { equals: article } }, ...asPublic }),
@@ -134,7 +142,7 @@ export async function listThreads(article: number, { page = 1, limit = 20 }: { p
       where: { and: [{ article: { equals: article } }, { parent: { in: replies.docs.map((r) => r.id) } }] },
       sort: 'createdAt',
       pagination: false,
-      ...REPLY_VIEW,
+      ...THREAD_VIEW,
       ...asPublic,
     })
     for (const answer of found.docs as Reply[]) {
@@ -183,10 +191,25 @@ export async function listCategories(): Promise<Category[]> {
   return found.docs as Category[]
 }
 
-/** The layout's data (site settings and the category navigation), read together. */
-export async function getLayoutData(): Promise<{ settings: SiteSetting; categories: Category[] }> {
-  const [settings, categories] = await Promise.all([getSettings(), listCategories()])
-  return { settings, categories }
+type LayoutData = { settings: SiteSetting; categories: Category[] }
+let layoutData: Promise<LayoutData> | undefined
+// What every page's layout shows changes rarely: it is read once and kept until the cache bus
+// announces a change of settings or categories (at once in the writing process, on commit in the others).
+onInvalidate((tags) => {
+  if (tags.some((tag) => tag === '*' || tag === 'settings' || tag === 'categories')) layoutData = undefined
+})
+
+/** The layout's data (site settings and the category navigation), read together and kept until either changes. */
+export function getLayoutData(): Promise<LayoutData> {
+  if (!layoutData) {
+    const reading = Promise.all([getSettings(), listCategories()]).then(([settings, categories]) => ({ settings, categories }))
+    layoutData = reading
+    // A failed read is not kept: the next page tries again.
+    reading.catch(() => {
+      if (layoutData === reading) layoutData = undefined
+    })
+  }
+  return layoutData
 }
 
 async function findOneBySlug<T>(collection: 'categories' | 'tags', slug: string): Promise<T | null> {
