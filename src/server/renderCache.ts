@@ -215,6 +215,8 @@ type Entry = {
   tags: string[]
   articleId?: number
   expiresAt?: number
+  /** The response headers of a hit, by encoding: made on the first hit, not on every one. */
+  hitHeaders?: Partial<Record<Encoding, OutgoingHttpHeaders>>
 }
 
 /** `startedAt`: the purge sequence number when the render began. */
@@ -310,9 +312,14 @@ export class RenderCache {
       stream.write(entry.body)
       return stream.end()
     }
-    const headers: OutgoingHttpHeaders = { ...entry.headers, 'content-length': String(body.length), 'x-cache': hit ? 'HIT' : 'MISS' }
-    if (entry.br || entry.gzip) addVary(headers)
-    if (body !== entry.body) headers['content-encoding'] = encoding
+    const used: Encoding = body === entry.body ? 'identity' : encoding
+    let headers = hit ? entry.hitHeaders?.[used] : undefined
+    if (!headers) {
+      headers = { ...entry.headers, 'content-length': String(body.length), 'x-cache': hit ? 'HIT' : 'MISS' }
+      if (entry.br || entry.gzip) addVary(headers)
+      if (used !== 'identity') headers['content-encoding'] = used
+      if (hit) (entry.hitHeaders ??= {})[used] = headers
+    }
     res.writeHead(entry.status, headers)
     res.end(req.method === 'HEAD' ? undefined : body)
   }
@@ -361,7 +368,7 @@ export class RenderCache {
     if (!COMPRESSIBLE.test(type) || entry.headers['content-encoding'] || entry.body.length < 256) return
     const [br, gz] = await Promise.all([brotli(entry.body, brotliOptions(entry.body.length, false)), gzip(entry.body, { level: 9 })])
     if (this.entries.peek(key) !== entry) return
-    this.store(key, { ...entry, br, gzip: gz })
+    this.store(key, { ...entry, br, gzip: gz, hitHeaders: undefined })
   }
 
   private store(key: string, entry: Entry) {
