@@ -77,6 +77,8 @@ export async function getArticle(id: number): Promise<Article | null> {
     id,
     // Depth 2: the author's avatar is an upload of the author.
     depth: 2,
+    // The page shows the rendered HTML: the editors' sources (Markdown, the rich-text tree) stay in the database.
+    select: { markdown: false, content: false },
     populate: { users: { name: true, avatar: true }, categories: { name: true, slug: true }, tags: { name: true, slug: true }, media: { url: true, alt: true, width: true, height: true, sizes: true } },
     disableErrors: true,
     ...asPublic,
