@@ -20,6 +20,7 @@ import { displayedViewCounts, viewCounterOf } from '../../../src/lib/views'
 import { switcherActive } from '../../../src/lib/userSwitch'
 import { lookUpUnsubscribe as lookUpUnsubscribeOn, unsubscribeByToken as unsubscribeOn } from '../../../src/plugins/notifications/unsubscribe'
 
+export { counted } from './counted'
 export type { ActiveUsers, Article, Category, Link, Media, Reply, SiteSetting, Tag, User }
 
 export type Page<T> = {
@@ -317,10 +318,6 @@ export function pageParam(url: URL, name = 'page'): number {
   return Number.isInteger(n) && n > 0 && n < 100_000 ? n : 1
 }
 
-/** "1 view", "2 views", "1,234 views". */
-export function counted(n: number, one: string, many: string): string {
-  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`
-}
 
 // ---------------------------------------------------------------------------
 // The visitor. Resolved once per request (frontend/src/middleware.ts puts it

@@ -1,0 +1,6 @@
+/** Plain wording for the reader site, apart from api.ts so it is usable (and testable) without Payload. */
+
+/** "1 view", "2 views", "1,234 views". */
+export function counted(n: number, one: string, many: string): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? one : many}`
+}
