@@ -17,6 +17,7 @@ import { acceptingEveryBodyForm } from '../lib/requestBody'
 import { installSitePayload } from '../lib/sitePayload'
 import type { ViewCounter } from '../lib/views'
 import { enforceBodyLimit } from './bodyLimit'
+import { guardAdminView, isGuardedAdminView } from './guardedAdminViews'
 import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
 import { ownerOf } from './routes'
@@ -62,10 +63,11 @@ function filesUnder(dir: string): Set<string> {
 }
 
 /** The reader site reads through this process's Payload (Local API), and posts forms through its REST handling. */
-async function provideSitePayload(payload: Payload | undefined): Promise<void> {
+async function provideSitePayload(payload: Payload | undefined): Promise<Payload> {
   const instance = payload ?? (await getPayload({ config: (await import('../../payload.config')).default }))
   const rest = acceptingEveryBodyForm((request: Request) => handleEndpoints({ config: instance.config, request }))
   installSitePayload({ payload: instance, rest: (request) => rest(request, undefined) })
+  return instance
 }
 
 function isLoopback(address: string | undefined): boolean {
@@ -96,6 +98,7 @@ export async function startWebServer(
 ): Promise<WebServer> {
   let nextHandler: Handler | undefined
   let astro: AstroSite | undefined
+  let site: Payload | undefined
   const cache = useCache ? new RenderCache({ views, maxEntries: env.renderCache.maxEntries, maxBytes: env.renderCache.maxBytes }) : undefined
   // Always listening, cache or not: the site's in-memory layout data is purged by the same announcements.
   const listener = await listenForInvalidations(env.databaseUrl, log)
@@ -120,8 +123,15 @@ export async function startWebServer(
     const handler = owner === 'next' ? nextHandler : astro?.handler
     if (!handler) return notReady(res)
     const pathname = req.url?.split('?')[0] ?? '/'
-    if (owner === 'next') withDefaultCacheControl(res, pathname)
-    else if (!astro!.staticFiles.has(pathname)) {
+    if (owner === 'next') {
+      withDefaultCacheControl(res, pathname)
+      // Admin views only some may open (the queue console) answer 403 to the others: only they pay for an auth lookup.
+      if (isGuardedAdminView(site!, req.method, pathname)) {
+        return void guardAdminView(site!, req, res)
+          .then((answered) => answered || handler(req, res))
+          .catch((error) => internalError(res, error, log))
+      }
+    } else if (!astro!.staticFiles.has(pathname)) {
       const key = cache && isCacheable(req) ? cacheKeyOf(req.url ?? '/') : null
       const rendering = key ? cache!.serve(req, res, key, handler) : renderPage(req, res, handler)
       return void rendering.catch((error) => internalError(res, error, log))
@@ -140,7 +150,7 @@ export async function startWebServer(
     server.once('error', reject)
     server.listen(env.port, env.host, () => resolve())
   })
-  await provideSitePayload(payload)
+  site = await provideSitePayload(payload)
   ;[nextHandler, astro] = await Promise.all([loadNextHandler(env), loadAstroHandler()])
 
   const close = async () => {

@@ -1,8 +1,14 @@
 /**
  * The queue console is a Payload admin view: listed in the admin navigation
- * for the site owner (who holds queue.monitor), refused with a clear 403 page
- * to a reader and to an anonymous visitor (a Payload view cannot set the HTTP
- * status; the console's actions answer a real 403, see notifications-pgboss).
+ * for the site owner (who holds queue.monitor), refused with HTTP 403 and a
+ * clear page to signed-in users without queue.monitor, and, like Payload's own
+ * admin views, sending a visitor who is not signed in to the admin's login
+ * (which brings them back). The status is set by the one-origin server
+ * (src/server/guardedAdminViews.ts): a Payload view always answers 200.
+ *
+ * The HTTP requests carry `Sec-Fetch-Site` as a browser's navigation does:
+ * without it (nor Origin) Payload ignores the session cookie (its CSRF rule),
+ * so a bare cookie is an anonymous visitor to Payload, the guard and the view.
  */
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -41,12 +47,36 @@ describe('queue console (admin view)', () => {
     await page.close()
   })
 
-  it('shows a clear 403 page, not the console, to a reader and to a visitor who is not signed in', async () => {
-    const { cookie } = await logIn(app.url, 'reader1@inkwell.test')
-    for (const headers of [{ cookie }, {}] as Record<string, string>[]) {
-      const response = await fetchPage(app.url, '/admin/queues', { headers })
+  const navigation = { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }
+
+  it('answers 403 with a clear page, not the console, to signed-in users without queue.monitor (a reader, an author)', async () => {
+    for (const email of ['reader1@inkwell.test', 'author@inkwell.test']) {
+      const { cookie } = await logIn(app.url, email)
+      const response = await fetchPage(app.url, '/admin/queues', { headers: { cookie, ...navigation } })
+      expect(response.status, email).toBe(403)
+      expect(response.headers.get('cache-control')).toContain('no-store')
       expect(response.body).toContain('403 — not allowed')
+      expect(response.body).toContain('queue.monitor')
       expect(response.body).not.toContain('Jobs by state')
+    }
+  })
+
+  it('sends a visitor who is not signed in to the admin login, as Payload does for its own views, never showing the console', async () => {
+    for (const headers of [navigation, { cookie: 'payload-token=not-a-token', ...navigation }]) {
+      const response = await fetchPage(app.url, '/admin/queues', { headers })
+      expect(response.status).toBeGreaterThanOrEqual(300)
+      expect(response.status).toBeLessThan(400)
+      expect(response.headers.get('location')).toBe('/admin/login?redirect=%2Fadmin%2Fqueues')
+      expect(response.body).not.toContain('Jobs by state')
+    }
+  })
+
+  it('answers 200 with the console to the site owner, on a navigation and on a query string', async () => {
+    const { cookie } = await logIn(app.url, 'owner@inkwell.test')
+    for (const path of ['/admin/queues', '/admin/queues?x=1']) {
+      const response = await fetchPage(app.url, path, { headers: { cookie, ...navigation } })
+      expect(response.status, path).toBe(200)
+      expect(response.body).toContain('Jobs by state')
     }
   })
 

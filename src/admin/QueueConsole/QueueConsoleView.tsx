@@ -1,18 +1,21 @@
 /**
  * The queue console, an admin view at /admin/queues inside Payload's own
  * template (navigation, header, theme). Payload lets anyone reach a custom
- * view, so the permission is checked here: without `queue.monitor` the view
- * shows a clear "403 — not allowed" page. Its HTTP status stays 200: Next's
- * forbidden() (experimental authInterrupts) did not yield a 403 through
- * Payload's RootPage in 3.90, so the console's data and actions are guarded
- * where a status can be set: POST /api/queue-console/jobs answers 403 JSON.
+ * view, so the rule (`queueConsoleAccess`) is applied here: a visitor who is
+ * not signed in is sent to the login, and without `queue.monitor` the view
+ * shows a clear "403 — not allowed" page. A view cannot set its HTTP status
+ * (Payload's RootPage answers 200, even for Next's forbidden()), so the
+ * one-origin server applies the same rule first and answers 403 itself
+ * (src/server/guardedAdminViews.ts); the refusal here covers any other host.
+ * The console's actions answer 403 JSON (POST /api/queue-console/jobs).
  */
 import type { AdminViewServerProps } from 'payload'
 
 import { DefaultTemplate } from '@payloadcms/next/templates'
+import { redirect } from 'next/navigation'
 import React from 'react'
 
-import { JOB_STATES, loadQueueConsole, mayMonitorQueue, QUEUE_CONSOLE_ACTION_PATH } from './data'
+import { JOB_STATES, loadQueueConsole, QUEUE_CONSOLE_ACTION_PATH, QUEUE_CONSOLE_PATH, queueConsoleAccess, signInURL } from './data'
 
 const cell: React.CSSProperties = { border: '1px solid var(--theme-elevation-150)', padding: '0.35rem 0.6rem', textAlign: 'left', verticalAlign: 'top' }
 const number: React.CSSProperties = { ...cell, textAlign: 'right', fontVariantNumeric: 'tabular-nums' }
@@ -35,7 +38,9 @@ function NotAllowed({ admin }: { admin: string }) {
 
 export async function QueueConsoleView(props: AdminViewServerProps) {
   const { req, visibleEntities, permissions } = props.initPageResult
-  if (!(await mayMonitorQueue(req))) return <NotAllowed admin={req.payload.config.routes.admin} />
+  const access = await queueConsoleAccess(req)
+  if (access === 'sign-in') redirect(signInURL(req.payload, `${req.payload.config.routes.admin}${QUEUE_CONSOLE_PATH}`))
+  if (access === 'forbidden') return <NotAllowed admin={req.payload.config.routes.admin} />
   const data = await loadQueueConsole(req.payload)
   const action = `${req.payload.config.routes.api}${QUEUE_CONSOLE_ACTION_PATH}`
   return (

@@ -6,6 +6,7 @@
  */
 import { CronExpressionParser } from 'cron-parser'
 import type { Payload, PayloadRequest } from 'payload'
+import { formatAdminURL } from 'payload/shared'
 
 import { registeredCommands } from '../../../jobs/commands'
 import { queueOf } from '../../../jobs/queue'
@@ -27,6 +28,25 @@ type Row = Record<string, unknown>
 
 export function mayMonitorQueue(req: PayloadRequest): Promise<boolean> {
   return req.user ? hasPermission(req, 'queue.monitor') : Promise.resolve(false)
+}
+
+export type QueueConsoleAccess = 'allowed' | 'sign-in' | 'forbidden'
+
+/**
+ * Who may open the console: the one rule, applied by the view and, for the
+ * HTTP status, by the one-origin server (src/server/guardedAdminViews.ts).
+ * Holders of queue.monitor see it; a visitor who is not signed in is sent to
+ * sign in (as Payload does for its own admin views); everyone else is refused.
+ */
+export async function queueConsoleAccess(req: PayloadRequest): Promise<QueueConsoleAccess> {
+  if (!req.user) return 'sign-in'
+  return (await mayMonitorQueue(req)) ? 'allowed' : 'forbidden'
+}
+
+/** The admin's login, returning to `target` (a path with its query) afterwards: Payload's own `?redirect=`. */
+export function signInURL(payload: Payload, target: string): string {
+  const login = formatAdminURL({ adminRoute: payload.config.routes.admin, path: payload.config.admin.routes.login })
+  return `${login}?${new URLSearchParams({ redirect: target })}`
 }
 
 /** Every pg-boss queue of this instance: one per job and one per schedule. */
