@@ -19,6 +19,7 @@ import type { ViewCounter } from '../lib/views'
 import { enforceBodyLimit } from './bodyLimit'
 import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
+import { plainHttpFetchSite } from './plainHttpFetchSite'
 import { ownerOf } from './routes'
 import { securityHeaders } from './securityHeaders'
 import { withDefaultCacheControl } from './staticCaching'
@@ -100,6 +101,7 @@ export async function startWebServer(
   const listener = cache ? await listenForInvalidations(env.databaseUrl, log) : undefined
   const setSecurityHeaders = securityHeaders(env)
   const bodyLimits = { maxBodyBytes: env.maxBodyBytes, uploadMaxBytes: env.uploadMaxBytes }
+  const markSameOrigin = plainHttpFetchSite(env.baseUrl)
 
   const server = http.createServer((req, res) => {
     // Per-IP rate limits read X-Forwarded-For. From a remote peer it is whatever
@@ -108,6 +110,7 @@ export async function startWebServer(
     // behalf, or a local reverse proxy) keep theirs.
     if (!env.trustProxy && !isLoopback(req.socket.remoteAddress)) req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? ''
     moveAccessTokenToHeader(req)
+    markSameOrigin?.(req)
     const owner = ownerOf(req.url)
     setSecurityHeaders(req, res, owner)
     if (enforceBodyLimit(req, res, bodyLimits)) return
