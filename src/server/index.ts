@@ -20,6 +20,7 @@ import { enforceBodyLimit } from './bodyLimit'
 import { guardAdminView, isGuardedAdminView } from './guardedAdminViews'
 import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
+import { plainHttpFetchSite } from './plainHttpFetchSite'
 import { ownerOf } from './routes'
 import { securityHeaders } from './securityHeaders'
 import { withDefaultCacheControl } from './staticCaching'
@@ -104,6 +105,7 @@ export async function startWebServer(
   const listener = await listenForInvalidations(env.databaseUrl, log)
   const setSecurityHeaders = securityHeaders(env)
   const bodyLimits = { maxBodyBytes: env.maxBodyBytes, uploadMaxBytes: env.uploadMaxBytes }
+  const markSameOrigin = plainHttpFetchSite(env.baseUrl)
 
   const server = http.createServer((req, res) => {
     // Per-IP rate limits read X-Forwarded-For. From a remote peer it is whatever
@@ -112,6 +114,7 @@ export async function startWebServer(
     // behalf, or a local reverse proxy) keep theirs.
     if (!env.trustProxy && !isLoopback(req.socket.remoteAddress)) req.headers['x-forwarded-for'] = req.socket.remoteAddress ?? ''
     moveAccessTokenToHeader(req)
+    markSameOrigin?.(req)
     const owner = ownerOf(req.url)
     setSecurityHeaders(req, res, owner)
     if (enforceBodyLimit(req, res, bodyLimits)) return

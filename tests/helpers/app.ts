@@ -48,13 +48,17 @@ function reachableHost(host: string | undefined): string {
   return host.includes(':') ? `[${host}]` : host
 }
 
-/** `shareDatabase`: run on another app's database (several web processes on one database) instead of an empty one of its own. */
+/**
+ * `env` overrides the defaults (PORT included: `url` follows it).
+ * `shareDatabase`: run on another app's database (several web processes on one database) instead of an empty one of its own. */
 export async function startApp(env: Record<string, string> = {}, { shareDatabase }: { shareDatabase?: RunningApp } = {}): Promise<RunningApp> {
   const { adminUrl, urlPattern } = inject('database')
   const name = shareDatabase ? new URL(shareDatabase.databaseUrl).pathname.slice(1) : `inkwell_test_${process.pid}_e2e_${Date.now().toString(36)}`
   if (!shareDatabase) await adminQuery(adminUrl, `create database "${name}"`)
   const databaseUrl = urlPattern.replace('__DB__', name)
-  const port = await freePort()
+  // A caller that needs the port in advance (to build a BASE_URL on another host
+  // name) passes PORT; `url` is then where that very port is reached.
+  const port = env.PORT ? Number(env.PORT) : await freePort()
   const url = `http://${reachableHost(env.HOST)}:${port}`
 
   const child: ChildProcess = spawn('npm', ['start', '--', '--no-build'], {
