@@ -3,12 +3,13 @@
  * reset requests). Stored in Redis when REDIS_URL is set, otherwise in a
  * PostgreSQL table, so several web processes share one count either way.
  */
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import type { Payload, PayloadRequest } from 'payload'
 import { APIError } from 'payload'
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 
 import { getEnv } from './env'
+import { connectRedis, whenReady } from './redis'
 
 export type RateLimitedAction = 'register' | 'login' | 'passwordReset' | 'captcha' | 'reply' | 'upload'
 
@@ -48,24 +49,35 @@ async function postgresLimiter(payload: Payload, action: RateLimitedAction): Pro
   })
 }
 
-/** Redis first; if Redis is unreachable, the PostgreSQL limiter answers instead, so limits never switch off. */
+/**
+ * Redis first; if Redis is unreachable, the PostgreSQL limiter answers instead, so limits never switch off.
+ * At once when the connection is down (not "ready"), and after REDIS_TIMEOUT_MS when Redis is up but
+ * does not answer (paused, overloaded): a sign-in never waits on Redis longer than a page does.
+ */
 function redisLimiter(redis: Redis, action: RateLimitedAction, insurance: RateLimiterAbstract): RateLimiterAbstract {
   return new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: `inkwell:rl:${action}`,
     insuranceLimiter: insurance,
+    rejectIfRedisNotReady: true,
     ...RATE_LIMITS[action],
   })
 }
 
-async function buildLimiters(payload: Payload, redisUrl: string | undefined) {
+async function buildLimiters(payload: Payload, { redisUrl, redisTimeoutMs }: { redisUrl?: string; redisTimeoutMs: number }) {
   const actions = Object.keys(RATE_LIMITS) as RateLimitedAction[]
   const postgres = Object.fromEntries(
     await Promise.all(actions.map(async (a) => [a, await postgresLimiter(payload, a)] as const)),
   ) as Record<RateLimitedAction, RateLimiterAbstract>
   if (!redisUrl) return postgres
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2_000 })
-  redis.on('error', (error) => payload.logger.warn(`rate limits: Redis unavailable, using PostgreSQL (${error.message})`))
+  const redis = connectRedis({
+    url: redisUrl,
+    timeoutMs: redisTimeoutMs,
+    log: (m) => payload.logger.warn(`rate limits: ${m}`),
+    meanwhile: { down: 'counting in PostgreSQL until it returns', back: 'counting in Redis again' },
+  })
+  // Built at the first limited request: let the connection open (bounded) so that one counts in Redis too.
+  await whenReady(redis, redisTimeoutMs).catch(() => {})
   return Object.fromEntries(actions.map((a) => [a, redisLimiter(redis, a, postgres[a])])) as Record<RateLimitedAction, RateLimiterAbstract>
 }
 
@@ -92,7 +104,7 @@ export async function limitByIp(req: PayloadRequest, action: RateLimitedAction):
 /** Counts one attempt for `key` (an address, a user id); throws a 429 RateLimited when the window is used up. */
 export async function limitByKey(req: PayloadRequest, action: RateLimitedAction, key: string, what?: string): Promise<void> {
   const { payload } = req
-  if (!limiters.has(payload)) limiters.set(payload, buildLimiters(payload, getEnv().redisUrl))
+  if (!limiters.has(payload)) limiters.set(payload, buildLimiters(payload, getEnv()))
   const limiter = (await limiters.get(payload)!)[action]
   try {
     await limiter.consume(key)

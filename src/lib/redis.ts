@@ -8,9 +8,17 @@
  */
 import { Redis } from 'ioredis'
 
-export type RedisOptions = { url: string; timeoutMs: number; log: (message: string) => void }
+export type RedisOptions = {
+  url: string
+  timeoutMs: number
+  log: (message: string) => void
+  /** What the caller does meanwhile, for the outage's log lines. */
+  meanwhile?: { down: string; back: string }
+}
 
-export function connectRedis({ url, timeoutMs, log }: RedisOptions): Redis {
+const ACTIVITY = { down: 'activity is kept in memory until it returns', back: 'writing the activity kept in memory' }
+
+export function connectRedis({ url, timeoutMs, log, meanwhile = ACTIVITY }: RedisOptions): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -22,11 +30,11 @@ export function connectRedis({ url, timeoutMs, log }: RedisOptions): Redis {
   let warned = false
   redis.on('error', (error: Error) => {
     // One line per outage, not one per reconnect attempt.
-    if (!warned) log(`Redis unavailable (${error.message}); activity is kept in memory until it returns`)
+    if (!warned) log(`Redis unavailable (${error.message}); ${meanwhile.down}`)
     warned = true
   })
   redis.on('ready', () => {
-    if (warned) log('Redis is back; writing the activity kept in memory')
+    if (warned) log(`Redis is back; ${meanwhile.back}`)
     warned = false
   })
   return redis
