@@ -24,6 +24,8 @@ import { type MigrateDownArgs, type MigrateUpArgs, sql } from '@payloadcms/db-po
  *   dashboard_category_quarters  per category (0 = none) and publish quarter:
  *                                articles, their replies and views
  *   dashboard_tag_quarters       the same per tag
+ *   dashboard_category_days,     the same two per UTC day: a period's groups sum its
+ *   dashboard_tag_days           whole UTC days, and quarters only at its two ends
  *   dashboard_view_days          all articles' views per day
  *
  * Kept exact by statement-level triggers with transition tables (one upsert
@@ -73,6 +75,23 @@ export async function up({ db }: MigrateUpArgs): Promise<void> {
       "replies" bigint NOT NULL DEFAULT 0,
       "views" bigint NOT NULL DEFAULT 0,
       PRIMARY KEY ("q", "tag_id")
+    );
+    -- The same per UTC day, so a month of groups sums a row per day, and quarters only at the period's two ends.
+    CREATE TABLE IF NOT EXISTS "dashboard_category_days" (
+      "category_id" integer NOT NULL,
+      "day" date NOT NULL,
+      "articles" integer NOT NULL DEFAULT 0,
+      "replies" bigint NOT NULL DEFAULT 0,
+      "views" bigint NOT NULL DEFAULT 0,
+      PRIMARY KEY ("day", "category_id")
+    );
+    CREATE TABLE IF NOT EXISTS "dashboard_tag_days" (
+      "tag_id" integer NOT NULL,
+      "day" date NOT NULL,
+      "articles" integer NOT NULL DEFAULT 0,
+      "replies" bigint NOT NULL DEFAULT 0,
+      "views" bigint NOT NULL DEFAULT 0,
+      PRIMARY KEY ("day", "tag_id")
     );
     CREATE TABLE IF NOT EXISTS "dashboard_view_days" (
       "day" date PRIMARY KEY,
@@ -140,6 +159,26 @@ export async function up({ db }: MigrateUpArgs): Promise<void> {
         HAVING sum(c.sign) <> 0 OR sum(c.sign * c.reply_count::bigint) <> 0 OR sum(c.sign * c.view_count::bigint) <> 0
          ORDER BY 1, 2
         ON CONFLICT (q, tag_id) DO UPDATE SET articles = t.articles + excluded.articles,
+          replies = t.replies + excluded.replies, views = t.views + excluded.views
+      ),
+      category_days AS (
+        INSERT INTO dashboard_category_days AS t (day, category_id, articles, replies, views)
+        SELECT (c.published_at AT TIME ZONE 'UTC')::date AS day, c.category_id, sum(c.sign), sum(c.sign * c.reply_count::bigint), sum(c.sign * c.view_count::bigint)
+          FROM contrib c WHERE c.published_at IS NOT NULL
+         GROUP BY 1, 2
+        HAVING sum(c.sign) <> 0 OR sum(c.sign * c.reply_count::bigint) <> 0 OR sum(c.sign * c.view_count::bigint) <> 0
+         ORDER BY 1, 2
+        ON CONFLICT (day, category_id) DO UPDATE SET articles = t.articles + excluded.articles,
+          replies = t.replies + excluded.replies, views = t.views + excluded.views
+      ),
+      tag_days AS (
+        INSERT INTO dashboard_tag_days AS t (day, tag_id, articles, replies, views)
+        SELECT (c.published_at AT TIME ZONE 'UTC')::date AS day, tag.id, sum(c.sign), sum(c.sign * c.reply_count::bigint), sum(c.sign * c.view_count::bigint)
+          FROM contrib c CROSS JOIN LATERAL unnest(c.tag_ids) AS tag(id) WHERE c.published_at IS NOT NULL
+         GROUP BY 1, 2
+        HAVING sum(c.sign) <> 0 OR sum(c.sign * c.reply_count::bigint) <> 0 OR sum(c.sign * c.view_count::bigint) <> 0
+         ORDER BY 1, 2
+        ON CONFLICT (day, tag_id) DO UPDATE SET articles = t.articles + excluded.articles,
           replies = t.replies + excluded.replies, views = t.views + excluded.views
       ),
       gone AS (DELETE FROM dashboard_articles d WHERE d.article_id = ANY(ids) AND NOT EXISTS (SELECT 1 FROM fresh f WHERE f.article_id = d.article_id))
@@ -246,11 +285,14 @@ export async function up({ db }: MigrateUpArgs): Promise<void> {
       RETURN NULL;
     END $$;
 
-    -- Recomputes every rollup from the base tables (the backfill; after writes that bypassed the triggers).
+    -- Recomputes every rollup from the base tables (the backfill; after writes that bypassed the triggers),
+    -- in key order so a period's rows share pages.
     CREATE OR REPLACE FUNCTION dashboard_rebuild() RETURNS void LANGUAGE plpgsql AS $$
     BEGIN
-      LOCK TABLE dashboard_articles, dashboard_quarters, dashboard_category_quarters, dashboard_tag_quarters, dashboard_view_days IN EXCLUSIVE MODE;
-      TRUNCATE dashboard_articles, dashboard_quarters, dashboard_category_quarters, dashboard_tag_quarters, dashboard_view_days;
+      LOCK TABLE dashboard_articles, dashboard_quarters, dashboard_category_quarters, dashboard_tag_quarters,
+        dashboard_category_days, dashboard_tag_days, dashboard_view_days IN EXCLUSIVE MODE;
+      TRUNCATE dashboard_articles, dashboard_quarters, dashboard_category_quarters, dashboard_tag_quarters,
+        dashboard_category_days, dashboard_tag_days, dashboard_view_days;
       INSERT INTO dashboard_articles
       SELECT a.id, coalesce(a.category_id, 0), coalesce(t.ids, '{}'),
              CASE WHEN a.status = 'published' THEN a.published_at END,
@@ -269,15 +311,20 @@ export async function up({ db }: MigrateUpArgs): Promise<void> {
         UNION ALL SELECT dashboard_quarter(d.replied_at), 0, 0, 0, count(*), 0, 0 FROM dashboard_articles d WHERE d.replied_at IS NOT NULL GROUP BY 1
         UNION ALL SELECT dashboard_quarter(r.created_at), 0, 0, 0, 0, count(*), 0 FROM replies r WHERE r.created_at IS NOT NULL GROUP BY 1
         UNION ALL SELECT dashboard_quarter(u.created_at), 0, 0, 0, 0, 0, count(*) FROM users u WHERE u.created_at IS NOT NULL GROUP BY 1
-      ) x GROUP BY q;
+      ) x GROUP BY q ORDER BY q;
       INSERT INTO dashboard_category_quarters (q, category_id, articles, replies, views)
       SELECT dashboard_quarter(d.published_at), d.category_id, count(*), sum(d.reply_count), sum(d.view_count)
-        FROM dashboard_articles d WHERE d.published_at IS NOT NULL GROUP BY 1, 2;
+        FROM dashboard_articles d WHERE d.published_at IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2;
       INSERT INTO dashboard_tag_quarters (q, tag_id, articles, replies, views)
       SELECT dashboard_quarter(d.published_at), tag.id, count(*), sum(d.reply_count), sum(d.view_count)
-        FROM dashboard_articles d CROSS JOIN LATERAL unnest(d.tag_ids) AS tag(id) WHERE d.published_at IS NOT NULL GROUP BY 1, 2;
-      INSERT INTO dashboard_view_days (day, views) SELECT v.day, sum(v.views) FROM article_view_days v GROUP BY 1;
-      ANALYZE dashboard_articles, dashboard_quarters, dashboard_category_quarters, dashboard_tag_quarters, dashboard_view_days;
+        FROM dashboard_articles d CROSS JOIN LATERAL unnest(d.tag_ids) AS tag(id) WHERE d.published_at IS NOT NULL GROUP BY 1, 2 ORDER BY 1, 2;
+      INSERT INTO dashboard_category_days (day, category_id, articles, replies, views)
+      SELECT (d.q AT TIME ZONE 'UTC')::date, d.category_id, sum(d.articles), sum(d.replies), sum(d.views) FROM dashboard_category_quarters d GROUP BY 1, 2 ORDER BY 1, 2;
+      INSERT INTO dashboard_tag_days (day, tag_id, articles, replies, views)
+      SELECT (d.q AT TIME ZONE 'UTC')::date, d.tag_id, sum(d.articles), sum(d.replies), sum(d.views) FROM dashboard_tag_quarters d GROUP BY 1, 2 ORDER BY 1, 2;
+      INSERT INTO dashboard_view_days (day, views) SELECT v.day, sum(v.views) FROM article_view_days v GROUP BY 1 ORDER BY 1;
+      ANALYZE dashboard_articles, dashboard_quarters, dashboard_category_quarters, dashboard_tag_quarters,
+        dashboard_category_days, dashboard_tag_days, dashboard_view_days;
     END $$;
 
     DROP TRIGGER IF EXISTS dashboard_articles_inserted ON articles;
@@ -360,6 +407,7 @@ export async function down({ db }: MigrateDownArgs): Promise<void> {
     DROP FUNCTION IF EXISTS dashboard_refresh(integer[]);
     DROP FUNCTION IF EXISTS dashboard_article_facts(integer[]);
     DROP FUNCTION IF EXISTS dashboard_quarter(timestamptz);
-    DROP TABLE IF EXISTS dashboard_articles, dashboard_quarters, dashboard_category_quarters, dashboard_tag_quarters, dashboard_view_days;
+    DROP TABLE IF EXISTS dashboard_articles, dashboard_quarters, dashboard_category_quarters, dashboard_tag_quarters,
+      dashboard_category_days, dashboard_tag_days, dashboard_view_days;
   `)
 }

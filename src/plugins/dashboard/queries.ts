@@ -176,36 +176,57 @@ const SERIES_SITE = `
     from buckets k left join per p on p.local = k.local left join viewed w on w.local = k.local
    order by k.local`
 
+/**
+ * A period's groups, [start, now's quarter), as whole UTC days [d0, d1) plus the quarters
+ * before d0 and from d1 (when no whole day fits, the quarters of [start, now's quarter)).
+ */
+const GROUP_SPANS = `
+  spans as (
+    select b.*, d0_at, greatest(d0_at, date_trunc('day', b.fq at time zone 'UTC') at time zone 'UTC') as d1_at
+      from bounds b,
+      lateral (select date_trunc('day', b.start_at at time zone 'UTC') at time zone 'UTC'
+                      + case when date_trunc('day', b.start_at at time zone 'UTC') at time zone 'UTC' = b.start_at then interval '0' else interval '1 day' end as d0_at) d
+  )`
+
+/** Rows of a day and a quarter rollup ("category" or "tag") within the spans. */
+const groupRows = (kind: 'category' | 'tag') => `
+    select d.${kind}_id as key, d.articles, d.replies, d.views from dashboard_${kind}_days d, spans s
+     where d.day >= (s.d0_at at time zone 'UTC')::date and d.day < (s.d1_at at time zone 'UTC')::date
+    union all select d.${kind}_id, d.articles, d.replies, d.views from dashboard_${kind}_quarters d, spans s
+     where d.q >= s.start_at and d.q < least(s.d0_at, s.fq)
+    union all select d.${kind}_id, d.articles, d.replies, d.views from dashboard_${kind}_quarters d, spans s
+     where d.q >= s.d1_at and d.q < s.fq`
+
 const CATEGORIES_SITE = `
-  with ${BOUNDS},
+  with ${BOUNDS}, ${GROUP_SPANS},
   counted as (
-    select d.category_id, d.articles, d.replies, d.views from dashboard_category_quarters d, bounds b where d.q >= b.start_at and d.q < b.fq
+    ${groupRows('category')}
     union all select coalesce(a.category_id, 0), 1, coalesce(a.reply_count, 0), coalesce(a.view_count, 0) ${EDGE_ARTICLES}
   ),
   grouped as (
-    select c.category_id, sum(c.articles) as articles, sum(c.replies) as replies, sum(c.views) as views
+    select c.key, sum(c.articles) as articles, sum(c.replies) as replies, sum(c.views) as views
       from counted c group by 1 having sum(c.articles) > 0
   )
   select c.id, coalesce(c.name, 'Uncategorised') as name, sum(g.articles) as articles, sum(g.replies) as replies, sum(g.views) as views
-    from grouped g left join categories c on c.id = nullif(g.category_id, 0)
+    from grouped g left join categories c on c.id = nullif(g.key, 0)
    group by c.id, c.name
    order by articles desc, name
    limit ${GROUP_LIMIT}`
 
 const TAGS_SITE = `
-  with ${BOUNDS},
+  with ${BOUNDS}, ${GROUP_SPANS},
   counted as (
-    select d.tag_id, d.articles, d.replies, d.views from dashboard_tag_quarters d, bounds b where d.q >= b.start_at and d.q < b.fq
+    ${groupRows('tag')}
     union all select rel.tags_id, 1, coalesce(a.reply_count, 0), coalesce(a.view_count, 0)
       from articles a join articles_rels rel on rel.parent_id = a.id and rel.path = 'tags', bounds b
      where a.status = 'published' and a.published_at >= b.fq and a.published_at <= b.now_at
   ),
   grouped as (
-    select c.tag_id, sum(c.articles) as articles, sum(c.replies) as replies, sum(c.views) as views
+    select c.key, sum(c.articles) as articles, sum(c.replies) as replies, sum(c.views) as views
       from counted c group by 1 having sum(c.articles) > 0
   )
   select t.id, t.name, g.articles, g.replies, g.views
-    from grouped g join tags t on t.id = g.tag_id
+    from grouped g join tags t on t.id = g.key
    order by articles desc, name
    limit ${GROUP_LIMIT}`
 
@@ -275,7 +296,15 @@ export async function loadSeries(payload: Payload, q: StatsQuery): Promise<Serie
      ),
      -- An author's articles, read once: their replies and views are then probed per article
      -- (replies' article_id + created_at, article_view_days' primary key), not filtered out of everyone's.
-     mine as materialized (select a.id from articles a where a.author_id = $5)
+     mine as materialized (select a.id from articles a where a.author_id = $5),
+     -- Their daily views, read once per article through the primary key and then bucketed (a range of
+     -- days per bucket would walk every article's rows of those days through the day index).
+     my_views as materialized (
+       select date_trunc($2, d.day::timestamp) as local, sum(d.views) as views
+         from mine cross join bounds b
+         cross join lateral (select v.day, v.views from article_view_days v where v.article_id = mine.id and v.day >= b.start_local::date) d
+        group by 1
+     )
      select to_char(k.local, 'YYYY-MM-DD') as bucket,
        (select count(*) from articles a, bounds b where ${PUBLISHED} and a.published_at >= k.lo and a.published_at < k.hi) as articles,
        case when $5::int is null
@@ -288,8 +317,7 @@ export async function loadSeries(payload: Payload, q: StatsQuery): Promise<Serie
        end as users,
        case when $5::int is null
          then (select coalesce(sum(d.views), 0) from article_view_days d where d.day >= k.lo_day and d.day < k.hi_day)
-         else (select coalesce(sum(d.views), 0) from mine join article_view_days d on d.article_id = mine.id
-                where d.day >= k.lo_day and d.day < k.hi_day)
+         else coalesce((select v.views from my_views v where v.local = k.local), 0)
        end as views
      from buckets k
      order by k.local`,
