@@ -113,6 +113,9 @@ export async function seedBulk(databaseUrl: string, { articles, repliesPerArticl
     await step('committed', () => db.query('commit'))
     // Visibility maps (index-only scans) and planner statistics for what was written.
     await step('vacuum analyze', () => db.query('vacuum analyze articles, articles_rels, replies, users, users_rels'))
+    // The dashboard's rollups are kept by triggers, which the replica role above skipped: recount them.
+    const { rows: [rollups] } = await db.query<{ present: boolean }>(`select to_regproc('dashboard_rebuild') is not null as present`)
+    if (rollups?.present) await step('dashboard rollups rebuilt', () => db.query('select dashboard_rebuild()'))
     const seconds = (Date.now() - started) / 1000
     log(`[bench] inserted in ${seconds.toFixed(1)} s`)
     return seconds

@@ -3,13 +3,15 @@
  * APP_TIMEZONE across a DST change, empty buckets as zeros, drafts, scheduled
  * articles and deleted replies left out, an author's own scope), and
  * GET /api/dashboard for every role over Payload's real HTTP pipeline,
- * including the minute cache being purged by a new or deleted reply.
+ * including the minute cache being purged by a new or deleted reply; the
+ * site-wide rollups (kept by triggers) equal the direct aggregates, before and
+ * after replies, articles, categories, tags, users and views change.
  */
 import { handleEndpoints, type Payload } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { computeDashboard, type DashboardData } from '../../src/plugins/dashboard/stats'
-import type { Period, Scope } from '../../src/plugins/dashboard/queries'
+import { loadCategories, loadSeries, loadTags, loadTopArticles, loadTotals, type Period, type Scope, type StatsQuery } from '../../src/plugins/dashboard/queries'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { createCast, PASSWORD } from '../helpers/users'
 
@@ -46,6 +48,7 @@ beforeAll(async () => {
   const essays = (await payload.create({ collection: 'categories', data: { name: 'Essays' } })).id
   const tagA = (await payload.create({ collection: 'tags', data: { name: 'Alpha' } })).id
   const tagB = (await payload.create({ collection: 'tags', data: { name: 'Beta' } })).id
+  Object.assign(ids, { news, essays, tagA, tagB })
   const published = { status: 'published' }
   // 23:30 on 9 March in New York (EDT), 03:30 on the 10th in UTC.
   await article('late', { ...published, author: cast.author.id, category: news, tags: [tagA, tagB] }, '2026-03-10T03:30:00Z')
@@ -212,5 +215,84 @@ describe('GET /api/dashboard', () => {
     expect(after.replies).toEqual({ total: before.replies.total + 1, inPeriod: before.replies.inPeriod + 1 })
     await payload.delete({ collection: 'replies', id: added.id })
     expect((await get('/dashboard', 'owner@example.test')).body.totals.replies).toEqual(before.replies)
+  })
+})
+
+describe('dashboard rollups', () => {
+  const widgets = (q: StatsQuery) =>
+    Promise.all([loadTotals(payload, q), loadSeries(payload, q), loadCategories(payload, q), loadTags(payload, q), loadTopArticles(payload, q)])
+
+  /** Every site widget read from the rollups equals the direct aggregate, for each period, in zones of whole, half and quarter hours, then and now. */
+  async function agree(): Promise<void> {
+    for (const now of [NOW, new Date()]) {
+      for (const timeZone of [ZONE, 'UTC', 'Asia/Kolkata', 'Asia/Kathmandu']) {
+        for (const period of ['day', 'month', 'year'] as Period[]) {
+          const q: StatsQuery = { period, timeZone, now, scope: SITE }
+          expect(await widgets(q), `${period} in ${timeZone} at ${now.toISOString()}`).toEqual(await widgets({ ...q, direct: true }))
+        }
+      }
+    }
+  }
+
+  it('equal the direct aggregates on the crafted data, in any zone, including the quarter hour holding now', async () => {
+    await agree()
+    // The REST tests' fresh article and its reply fall in the current quarter: read from the base tables.
+    const live = await stats('day', SITE, ZONE)
+    expect(live.totals.articles.total).toBe(3)
+  })
+
+  it('follow a deleted reply, an unpublished article, a changed category and tags, new users and views', async () => {
+    const before = await stats('day')
+    await payload.delete({ collection: 'replies', id: ids.onLate! })
+    let after = await stats('day')
+    expect(after.totals.replies).toEqual({ total: before.totals.replies.total - 1, inPeriod: before.totals.replies.inPeriod - 1 })
+    expect(after.totals.commentRate.repliedNow).toBe(before.totals.commentRate.repliedNow - 1)
+    expect(nonZero(after, 'replies')).toEqual({})
+    await agree()
+
+    await payload.update({ collection: 'articles', id: ids.beforeDst!, data: { status: 'draft' } as never })
+    after = await stats('day')
+    expect(after.totals.articles.total).toBe(before.totals.articles.total - 1)
+    expect(after.categories.map((c) => [c.name, c.articles])).toEqual([['News', 1]])
+    await agree()
+
+    await payload.update({ collection: 'articles', id: ids.late!, data: { category: ids.essays, tags: [ids.tagB] } as never })
+    after = await stats('day')
+    expect(after.categories.map((c) => [c.name, c.articles])).toEqual([['Essays', 1]])
+    expect(after.tags.map((c) => [c.name, c.articles])).toEqual([['Beta', 1]])
+    await agree()
+
+    await sql(`insert into article_view_days (article_id, day, views) values ($1, '2026-03-08', 3)
+               on conflict (article_id, day) do update set views = article_view_days.views + 3`, [ids.late])
+    await sql(`update article_view_days set views = views + 1 where article_id = $1 and day = '2026-03-09'`, [ids.late])
+    await sql(`update articles set view_count = view_count + 4 where id = $1`, [ids.late])
+    await sql(`insert into users (email, name, created_at, updated_at) values ('rollup@example.test', 'Rollup', '2026-03-01T12:00:00Z', now())`)
+    after = await stats('day')
+    expect(nonZero(after, 'views')).toMatchObject({ '2026-03-08': 3, '2026-03-09': 6 })
+    expect(after.totals.users).toEqual({ total: 1, inPeriod: 1 })
+    expect(after.topArticles[0]).toMatchObject({ id: ids.late, views: 11 })
+    await agree()
+
+    await sql('delete from article_view_days where article_id = $1', [ids.late])
+    await payload.delete({ collection: 'replies', id: ids.onOld! }) // an article with replies cannot be deleted (replies.article is required)
+    await payload.delete({ collection: 'articles', id: ids.old! })
+    expect((await stats('year')).totals.articles.total).toBe(1)
+    await agree()
+  })
+
+  it('recount from scratch to the same figures (the backfill)', async () => {
+    const read = async () => {
+      const { rows } = await (payload.db as unknown as { pool: { query: (q: string) => Promise<{ rows: unknown[] }> } }).pool.query(
+        `select (select json_agg(d order by d.article_id) from dashboard_articles d) as articles,
+                (select json_agg(d order by d.q) from dashboard_quarters d where (d.articles, d.reply_sum, d.with_replies, d.replied, d.replies, d.users) <> (0, 0, 0, 0, 0, 0)) as quarters,
+                (select json_agg(d order by d.q, d.category_id) from dashboard_category_quarters d where (d.articles, d.replies, d.views) <> (0, 0, 0)) as categories,
+                (select json_agg(d order by d.q, d.tag_id) from dashboard_tag_quarters d where (d.articles, d.replies, d.views) <> (0, 0, 0)) as tags,
+                (select json_agg(d order by d.day) from dashboard_view_days d where d.views <> 0) as views`,
+      )
+      return rows[0]
+    }
+    const kept = await read()
+    await sql('select dashboard_rebuild()')
+    expect(await read()).toEqual(kept)
   })
 })
