@@ -10,6 +10,7 @@ import { defaultLanguage } from './defaultLanguage'
 import { articleEditor } from './editor'
 import { cardEndpoint, cardForCrawlers } from './endpoints/card'
 import { previewEndpoint, previewNeedsPost } from './endpoints/preview'
+import { deleteReplies } from './hooks/deleteReplies'
 import { indexForSearch } from './hooks/indexForSearch'
 import { renderBody } from './hooks/renderBody'
 import { FULL_TEXT_FIELD, searchAdminList } from './hooks/searchAdminList'
@@ -45,6 +46,7 @@ export const Articles: CollectionConfig = {
     beforeOperation: [searchAdminList],
     beforeChange: [stampOwner('author', 'articles.update.any'), stampPublishedAt, renderBody, stampSlugOrigin],
     afterChange: [indexForSearch],
+    beforeDelete: [deleteReplies],
   },
   fields: [
     { name: 'title', type: 'text', required: true, maxLength: 200 },

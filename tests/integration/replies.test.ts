@@ -68,3 +68,35 @@ describe('reply flood limit', () => {
     expect((await t.payload.count({ collection: 'replies', where: { article: { equals: article.id } } })).totalDocs).toBe(10)
   })
 })
+
+describe('deleting an article', () => {
+  it('deletes its replies with it, answers included, for its author over the Local API with access on', async () => {
+    const article = await t.payload.create({
+      collection: 'articles',
+      data: { title: 'Soon gone', format: 'markdown', markdown: 'x', status: 'published', author: cast.author.id },
+    })
+    const top = await t.payload.create({ collection: 'replies', data: { article: article.id, body: 'A question' }, overrideAccess: false, user: cast.reader })
+    await t.payload.create({ collection: 'replies', data: { article: article.id, body: 'An answer', parent: top.id }, overrideAccess: false, user: cast.otherAuthor })
+    const other = await t.payload.create({
+      collection: 'articles',
+      data: { title: 'Stays', format: 'markdown', markdown: 'x', status: 'published', author: cast.author.id },
+    })
+    await t.payload.create({ collection: 'replies', data: { article: other.id, body: 'Kept' }, overrideAccess: false, user: cast.reader })
+
+    await t.payload.delete({ collection: 'articles', id: article.id, overrideAccess: false, user: cast.author })
+
+    expect((await t.payload.count({ collection: 'replies', where: { article: { equals: article.id } } })).totalDocs).toBe(0)
+    expect((await t.payload.count({ collection: 'articles', where: { id: { equals: article.id } } })).totalDocs).toBe(0)
+    expect((await t.payload.count({ collection: 'replies', where: { article: { equals: other.id } } })).totalDocs).toBe(1)
+  })
+
+  it('keeps the article and its replies when its deleter may not delete it', async () => {
+    const article = await t.payload.create({
+      collection: 'articles',
+      data: { title: 'Not yours', format: 'markdown', markdown: 'x', status: 'published', author: cast.author.id },
+    })
+    await t.payload.create({ collection: 'replies', data: { article: article.id, body: 'Still here' }, overrideAccess: false, user: cast.reader })
+    await expect(t.payload.delete({ collection: 'articles', id: article.id, overrideAccess: false, user: cast.otherAuthor })).rejects.toThrow()
+    expect((await t.payload.count({ collection: 'replies', where: { article: { equals: article.id } } })).totalDocs).toBe(1)
+  })
+})
