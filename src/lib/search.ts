@@ -17,7 +17,7 @@
  * segmenter built into Node (Intl.Segmenter): the same dictionary on both
  * sides means a query splits as the text did.
  *
- * Ranking (migration 20261124_180000_search_rank) reads `rank_vector`, the
+ * Ranking (migration 20261124_190000_search_rank) reads `rank_vector`, the
  * title and excerpt lexemes only (a stored generated column, ts_filter of the
  * vector to weights A and B, kept inline): a few hundred bytes instead of the
  * whole body's vector, which lives in TOAST and is never read for ranking.

@@ -13,7 +13,7 @@ import * as migration_20261124_130100_user_switches from './20261124_130100_user
 import * as migration_20261124_140000_access_tokens from './20261124_140000_access_tokens';
 import * as migration_20261124_160000_reply_threads_follows_language from './20261124_160000_reply_threads_follows_language';
 import * as migration_20261124_170000_sitemap_index from './20261124_170000_sitemap_index';
-import * as migration_20261124_180000_search_rank from './20261124_180000_search_rank';
+import * as migration_20261124_190000_search_rank from './20261124_190000_search_rank';
 
 export const migrations = [
   {
@@ -92,8 +92,8 @@ export const migrations = [
     name: '20261124_170000_sitemap_index'
   },
   {
-    up: migration_20261124_180000_search_rank.up,
-    down: migration_20261124_180000_search_rank.down,
-    name: '20261124_180000_search_rank'
+    up: migration_20261124_190000_search_rank.up,
+    down: migration_20261124_190000_search_rank.down,
+    name: '20261124_190000_search_rank'
   },
 ];
