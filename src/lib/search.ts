@@ -16,6 +16,13 @@
  * are segmented here, at save time and at query time alike, with the ICU word
  * segmenter built into Node (Intl.Segmenter): the same dictionary on both
  * sides means a query splits as the text did.
+ *
+ * Ranking (migration 20261124_190000_search_rank) reads `rank_vector`, the
+ * title and excerpt lexemes only (a stored generated column, ts_filter of the
+ * vector to weights A and B, kept inline): a few hundred bytes instead of the
+ * whole body's vector, which lives in TOAST and is never read for ranking.
+ * Title matches come first, then matches in the excerpt, then matches only in
+ * the body, the newest first within each.
  */
 import type { Payload } from 'payload'
 
@@ -26,8 +33,17 @@ import { escapeHtml } from './escapeHtml'
 
 /** Longest query accepted, checked before any other processing. */
 export const MAX_QUERY_LENGTH = 200
-/** Ranking looks at this many matches at most (the newest): user input never costs more. */
-export const MAX_RANKED = 1000
+/**
+ * Ranking looks at this many matches at most (the newest): user input never
+ * costs more. Past it the count is shown as "200+", as big sites do: a word in
+ * 10% of 100,000 articles would otherwise make every search read 10,000 rows.
+ * Picking the newest N matches by the publish-time index reads about N / (share
+ * of articles matching) rows, each with its vector from TOAST, so N is what
+ * bounds the slow middle (words in 1–20% of articles).
+ */
+export const MAX_RANKED = 200
+/** The admin's list search narrows its query to at most this many matching ids. */
+export const MAX_ADMIN_MATCHES = 1000
 export const MAX_LIMIT = 50
 /** A body's indexed text is cut here: a tsvector holds at most 1 MB. */
 const MAX_BODY_TEXT = 200_000
@@ -133,7 +149,8 @@ export async function indexArticles(payload: Payload, rows: ({ id: number } & Se
   )
 }
 
-export type Pool = { query: <R = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<{ rows: R[] }> }
+type Queryable = { query: <R = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<{ rows: R[] }> }
+export type Pool = Queryable & { connect?: () => Promise<Queryable & { release: () => void }> }
 
 export function pool(payload: Payload): Pool {
   const found = poolOf(payload)
@@ -220,7 +237,7 @@ export type SearchResult = {
   category: string | null
   tag: string | null
   docs: SearchHit[]
-  /** Matches ranked, at most MAX_RANKED; `capped` says there were more. */
+  /** Matches, at most MAX_RANKED; `capped` says there are more (shown as "200+"). */
   totalDocs: number
   capped: boolean
   page: number
@@ -255,10 +272,16 @@ const TSQUERY_SQL = `(websearch_to_tsquery('simple', $1) && coalesce(to_tsquery(
  * ahead of matches only in the text, then by rank, the newest first on ties.
  * Drafts and articles scheduled for later never appear, whoever asks.
  */
-export async function searchArticles(payload: Payload, params: SearchParams): Promise<SearchResult> {
+export async function searchArticles(
+  payload: Payload,
+  params: SearchParams,
+  /** For tests: a smaller cap than MAX_RANKED, a given plan. */
+  options: { maxRanked?: number; plan?: SearchPlan } = {},
+): Promise<SearchResult> {
+  const maxRanked = options.maxRanked ?? MAX_RANKED
   const parsed = parseQuery(params.q)
   const limit = positiveInt(params.limit, 'limit', 10, MAX_LIMIT)
-  const page = positiveInt(params.page, 'page', 1, Math.ceil(MAX_RANKED / limit))
+  const page = positiveInt(params.page, 'page', 1, Math.ceil(maxRanked / limit))
   const category = slugParam(params.category, 'category')
   const tag = slugParam(params.tag, 'tag')
   const empty: SearchResult = {
@@ -279,17 +302,34 @@ export async function searchArticles(payload: Payload, params: SearchParams): Pr
     filters.push(`and exists (select 1 from articles_rels r join tags t on t.id = r.tags_id
                                where r.parent_id = s.article_id and r.path = 'tags' and t.slug = $${values.length})`)
   }
-  values.push(MAX_RANKED, limit, (page - 1) * limit)
+  // One row past the cap tells "exactly the cap" from "more than the cap".
+  values.push(maxRanked + 1, limit, (page - 1) * limit)
   const n = values.length
-  const { rows: words } = await db.query<{ words: number }>(`select numnode(${TSQUERY_SQL}) as words`, values.slice(0, 2))
+  const { rows: words } = await db.query<{ words: number; articles: number }>(
+    `select numnode(${TSQUERY_SQL}) as words,
+            (select greatest(reltuples, 0) from pg_class where oid = 'article_search'::regclass) as articles`,
+    values.slice(0, 2),
+  )
   if (!words[0]?.words) return { ...empty, message: 'Type a word to search for: quotes, OR and - alone find nothing.' }
+  // How many published rows match (in the category or tag asked for), as the planner
+  // estimates them from the index's statistics (lexeme frequencies): a plan, not a scan.
+  const { rows: estimate } = await db.query<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(
+    `explain (format json) select from article_search s
+      where s.vector @@ ${TSQUERY_SQL} and s.status = 'published' and s.published_at <= now() ${filters.join(' ')}`,
+    values.slice(0, n - 3),
+  )
+  const matches = Number(estimate[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0)
+  const plan = options.plan ?? planOf(matches, Number(words[0].articles), maxRanked)
 
-  // The newest MAX_RANKED matches are ranked, all from the narrow article_search table.
-  // The tsquery is written inline, never in a CTE, so the planner folds it to a constant
-  // and sees how common its words are.
-  const { rows } = await db.query<{ id: number; total: string }>(
+  // The newest MAX_RANKED matches are ranked, all from the narrow article_search table,
+  // by their small rank_vector (title and excerpt): the body's vector is only matched
+  // through the GIN index, never detoasted for ranking. The tsquery is written inline,
+  // never in a CTE, so the planner folds it to a constant and sees how common its words are.
+  const { rows } = await queryWithPlan<{ id: number; total: string }>(
+    db,
+    plan,
     `with hits as materialized (
-       select s.article_id as id, s.published_at, s.vector
+       select s.article_id as id, s.published_at, s.rank_vector
          from article_search s
         where s.vector @@ ${TSQUERY_SQL} and s.status = 'published' and s.published_at <= now()
               ${filters.join('\n              ')}
@@ -297,7 +337,7 @@ export async function searchArticles(payload: Payload, params: SearchParams): Pr
         limit $${n - 2})
      select h.id, count(*) over () as total
        from hits h
-      order by ts_filter(h.vector, '{a}') @@ ${TSQUERY_SQL} desc, ts_rank(h.vector, ${TSQUERY_SQL}) desc,
+      order by ts_filter(h.rank_vector, '{a}') @@ ${TSQUERY_SQL} desc, ts_rank(h.rank_vector, ${TSQUERY_SQL}) desc,
                h.published_at desc, h.id desc
       limit $${n - 1} offset $${n}`,
     values,
@@ -312,9 +352,49 @@ export async function searchArticles(payload: Payload, params: SearchParams): Pr
     )
     total = Number(counted[0]?.total ?? 0)
   }
-  const docs = await hitsOf(payload, rows.map((r) => Number(r.id)), values.slice(0, 2))
-  const totalPages = Math.ceil(total / limit)
-  return { ...empty, docs, totalDocs: total, capped: total >= MAX_RANKED, totalPages, hasNextPage: page < totalPages }
+  // The query reads one match past the cap to count it; no page shows more than the cap.
+  const shown = rows.slice(0, Math.max(0, maxRanked - (page - 1) * limit))
+  const docs = await hitsOf(payload, shown.map((r) => Number(r.id)), values.slice(0, 2))
+  const capped = total > maxRanked
+  const totalDocs = Math.min(total, maxRanked)
+  const totalPages = Math.ceil(totalDocs / limit)
+  return { ...empty, docs, totalDocs, capped, totalPages, hasNextPage: page < totalPages }
+}
+
+export type SearchPlan = 'newest-first' | 'all-matches'
+
+/**
+ * How to find the newest `maxRanked` published matches:
+ * - `newest-first`: walk the publish-time index from now backwards, testing each
+ *   article's vector, until enough match. It reads about maxRanked × articles / matches
+ *   rows, and each test reads that row's vector from TOAST (≈ 4 buffers).
+ * - `all-matches`: the GIN index's matches, all of them, then the newest of those:
+ *   about one heap page per match, and no vector read.
+ * PostgreSQL's planner prices the vector test as one cheap operator, not a TOAST read,
+ * so for words in about 1–15% of articles it walks the time index through thousands of
+ * vectors (a word in 3% of 100,000: 6,300 rows, 26,000 buffers). The break-even,
+ * matches² ≈ 9 × maxRanked × articles (4 buffers per tested row, ~0.45 pages per match),
+ * is decided here from the planner's own estimate of the matches instead.
+ */
+export function planOf(matches: number, articles: number, maxRanked: number): SearchPlan {
+  return matches * matches > 9 * (maxRanked + 1) * articles ? 'newest-first' : 'all-matches'
+}
+
+/** Runs `text` with the planner held to `plan` (all-matches: GIN bitmap only, never a scan of every vector). */
+async function queryWithPlan<R>(db: Pool, plan: SearchPlan, text: string, values: unknown[]): Promise<{ rows: R[] }> {
+  if (plan === 'newest-first' || typeof db.connect !== 'function') return db.query<R>(text, values)
+  const client = await db.connect()
+  try {
+    await client.query(`begin; set local enable_indexscan = off; set local enable_seqscan = off`)
+    const result = await client.query<R>(text, values)
+    await client.query('commit')
+    return result
+  } catch (error) {
+    await client.query('rollback').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
 }
 
 type HitRow = {
@@ -399,14 +479,14 @@ export function highlightHtml(headline: string): string {
 
 /**
  * Ids of articles of any status whose text matches, newest first, at most
- * MAX_RANKED: the admin's list search narrows its own query to these (access
+ * MAX_ADMIN_MATCHES: the admin's list search narrows its own query to these (access
  * rules and the list's sort still apply).
  */
 export async function matchingArticleIds(payload: Payload, raw: unknown): Promise<number[]> {
   const parsed = parseQuery(typeof raw === 'string' ? raw.replace(/^%|%$/g, '').slice(0, MAX_QUERY_LENGTH) : raw)
   if (!parsed.text) return []
   const { rows } = await pool(payload).query<{ id: number }>(
-    `select s.article_id as id from article_search s where s.vector @@ ${TSQUERY_SQL} order by s.article_id desc limit ${MAX_RANKED}`,
+    `select s.article_id as id from article_search s where s.vector @@ ${TSQUERY_SQL} order by s.article_id desc limit ${MAX_ADMIN_MATCHES}`,
     [parsed.websearch, parsed.prefix ?? null],
   )
   return rows.map((r) => Number(r.id))

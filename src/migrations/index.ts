@@ -14,6 +14,7 @@ import * as migration_20261124_140000_access_tokens from './20261124_140000_acce
 import * as migration_20261124_160000_reply_threads_follows_language from './20261124_160000_reply_threads_follows_language';
 import * as migration_20261124_170000_sitemap_index from './20261124_170000_sitemap_index';
 import * as migration_20261124_180000_dashboard_rollups from './20261124_180000_dashboard_rollups';
+import * as migration_20261124_190000_search_rank from './20261124_190000_search_rank';
 
 export const migrations = [
   {
@@ -95,5 +96,10 @@ export const migrations = [
     up: migration_20261124_180000_dashboard_rollups.up,
     down: migration_20261124_180000_dashboard_rollups.down,
     name: '20261124_180000_dashboard_rollups'
+  },
+  {
+    up: migration_20261124_190000_search_rank.up,
+    down: migration_20261124_190000_search_rank.down,
+    name: '20261124_190000_search_rank'
   },
 ];

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { reindexSearchCommand } from '../../jobs/reindexSearch'
 import { poolOf } from '../../src/lib/pool'
-import { parseQuery, searchArticles, SearchQueryError, type SearchResult } from '../../src/lib/search'
+import { parseQuery, planOf, searchArticles, SearchQueryError, type SearchResult } from '../../src/lib/search'
 import { seedDemo } from '../../src/seed'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser } from './accounts-client'
@@ -72,6 +72,37 @@ describe('ranking and syntax', () => {
   it('puts title matches first, then the newer of equal matches', async () => {
     const ids = (await search({ q: 'zanzibar' })).docs.map((d) => d.id)
     expect(ids).toEqual([titleMatch, bodyNew, bodyOld])
+  })
+
+  it('caps the count past the ranked matches: "N+" with pages up to the cap', async () => {
+    // Four published matches (title, two bodies, and the newest below), cap of 3.
+    const newest = (await article({ title: 'Cap note', markdown: 'zanzibar again', publishedAt: hoursAgo(2) })).id
+    try {
+      const capped = await searchArticles(t.payload, { q: 'zanzibar', limit: 2 }, { maxRanked: 3 })
+      expect(capped).toMatchObject({ totalDocs: 3, capped: true, totalPages: 2, hasNextPage: true })
+      const last = await searchArticles(t.payload, { q: 'zanzibar', limit: 2, page: 2 }, { maxRanked: 3 })
+      expect(last).toMatchObject({ totalDocs: 3, capped: true, hasNextPage: false })
+      expect(last.docs).toHaveLength(1)
+      await expect(searchArticles(t.payload, { q: 'zanzibar', limit: 2, page: 3 }, { maxRanked: 3 })).rejects.toMatchObject({ field: 'page' })
+      // Exactly the cap is not "more".
+      expect(await searchArticles(t.payload, { q: 'zanzibar' }, { maxRanked: 4 })).toMatchObject({ totalDocs: 4, capped: false })
+      expect(await search({ q: 'zanzibar' })).toMatchObject({ totalDocs: 4, capped: false })
+      // Past the last page the count still says how many there are.
+      expect(await searchArticles(t.payload, { q: 'zanzibar', limit: 2, page: 3 }, { maxRanked: 10 })).toMatchObject({ totalDocs: 4, capped: false, docs: [] })
+    } finally {
+      await t.payload.delete({ collection: 'articles', id: newest })
+    }
+  })
+
+  it('answers the same whichever plan picks the newest matches', async () => {
+    expect(planOf(10_000, 100_000, 200)).toBe('all-matches')
+    expect(planOf(90_000, 100_000, 200)).toBe('newest-first')
+    for (const plan of ['newest-first', 'all-matches'] as const) {
+      expect((await searchArticles(t.payload, { q: 'zanzibar' }, { plan })).docs.map((d) => d.id)).toEqual([titleMatch, bodyNew, bodyOld])
+      const filtered = await searchArticles(t.payload, { q: 'the', category: 'databases', limit: 50 }, { plan })
+      expect(filtered.docs.map((d) => d.id)).toEqual((await search({ q: 'the', category: 'databases', limit: 50 })).docs.map((d) => d.id))
+      expect(filtered.totalDocs).toBeGreaterThan(0)
+    }
   })
 
   it('finds code by its identifiers', async () => {
