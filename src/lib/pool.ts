@@ -21,3 +21,29 @@ export function poolOf(payload: Payload): PgPool | undefined {
 export function guardPool(payload: Payload): void {
   poolOf(payload)?.on('error', (error) => payload.logger.warn(`PostgreSQL connection lost: ${error.message}`))
 }
+
+type PooledClient = { query: (text: string, values?: unknown[]) => Promise<unknown>; release: () => void }
+
+/**
+ * Runs `run` on one pooled connection inside a transaction that starts with
+ * `begin` (e.g. `set local jit = off`): `set local` settings last exactly as
+ * long as that transaction, so they never leak to the pool's next user.
+ */
+export async function withLocalSettings<C extends PooledClient, T>(
+  pool: { connect: () => Promise<C> },
+  begin: string,
+  run: (client: C) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query(begin)
+    const result = await run(client)
+    await client.query('commit')
+    return result
+  } catch (error) {
+    await client.query('rollback').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
+}

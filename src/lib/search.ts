@@ -28,7 +28,7 @@ import type { Payload } from 'payload'
 
 import { sql } from '@payloadcms/db-postgres'
 
-import { poolOf } from './pool'
+import { poolOf, withLocalSettings } from './pool'
 import { escapeHtml } from './escapeHtml'
 
 /** Longest query accepted, checked before any other processing. */
@@ -382,19 +382,9 @@ export function planOf(matches: number, articles: number, maxRanked: number): Se
 
 /** Runs `text` with the planner held to `plan` (all-matches: GIN bitmap only, never a scan of every vector). */
 async function queryWithPlan<R>(db: Pool, plan: SearchPlan, text: string, values: unknown[]): Promise<{ rows: R[] }> {
-  if (plan === 'newest-first' || typeof db.connect !== 'function') return db.query<R>(text, values)
-  const client = await db.connect()
-  try {
-    await client.query(`begin; set local enable_indexscan = off; set local enable_seqscan = off`)
-    const result = await client.query<R>(text, values)
-    await client.query('commit')
-    return result
-  } catch (error) {
-    await client.query('rollback').catch(() => {})
-    throw error
-  } finally {
-    client.release()
-  }
+  const connect = db.connect?.bind(db)
+  if (plan === 'newest-first' || !connect) return db.query<R>(text, values)
+  return withLocalSettings({ connect }, 'begin; set local enable_indexscan = off; set local enable_seqscan = off', (client) => client.query<R>(text, values))
 }
 
 type HitRow = {

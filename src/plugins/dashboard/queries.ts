@@ -25,6 +25,7 @@
  * counts.
  */
 import type { Payload } from 'payload'
+import { withLocalSettings } from '../../lib/pool'
 
 export const PERIODS = { day: 30, month: 12, year: 5 } as const
 export type Period = keyof typeof PERIODS
@@ -59,19 +60,7 @@ type Pool = { connect: () => Promise<Client> }
  * read-only transaction scopes the setting to this query.
  */
 async function withClient<T>(payload: Payload, run: (client: Client) => Promise<T>): Promise<T> {
-  const client = await (payload.db as unknown as { pool: Pool }).pool.connect()
-  try {
-    await client.query('begin read only')
-    await client.query('set local jit = off')
-    const result = await run(client)
-    await client.query('commit')
-    return result
-  } catch (error) {
-    await client.query('rollback').catch(() => {})
-    throw error
-  } finally {
-    client.release()
-  }
+  return withLocalSettings((payload.db as unknown as { pool: Pool }).pool, 'begin read only; set local jit = off', run)
 }
 
 async function aggregate(payload: Payload, text: string, values: unknown[]): Promise<{ rows: Row[] }> {
