@@ -65,7 +65,9 @@ async function prepare(): Promise<Shared> {
   // runs on the same server keep theirs.
   const leftovers = await adminQuery(info.adminUrl, `select datname from pg_database where datname like 'inkwell\\_test\\_%' or datname like 'inkwell\\_tpl\\_%\\_building\\_%'`)
   for (const { datname } of leftovers.rows as { datname: string }[]) {
-    if (!processIsAlive(Number(datname.match(/_(\d+)_/)?.[1]))) {
+    // inkwell_test_<pid>_… or inkwell_tpl_<fingerprint>_building_<pid> (the pid is last there).
+    const pid = Number((datname.match(/_building_(\d+)$/) ?? datname.match(/^inkwell_test_(\d+)_/))?.[1])
+    if (!processIsAlive(pid)) {
       await adminQuery(info.adminUrl, `drop database if exists "${datname}" with (force)`)
     }
   }
