@@ -35,7 +35,10 @@ export function isGuardedAdminView(payload: Payload, method: string | undefined,
   } catch {
     return false
   }
-  return route.replace(/\/+$/, '') === QUEUE_CONSOLE_PATH
+  // Trailing slashes dropped by a scan, not /\/+$/ (polynomial on a long run of slashes).
+  let end = route.length
+  while (end > 0 && route.charCodeAt(end - 1) === 47 /* '/' */) end--
+  return route.slice(0, end) === QUEUE_CONSOLE_PATH
 }
 
 function headersOf(req: IncomingMessage): Headers {
