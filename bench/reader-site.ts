@@ -191,6 +191,10 @@ function ratioRow(figure: string, goal: number, measured: number, baseline: numb
   const ratio = measured / baseline
   rows.push({ figure, goal: `≥ ${goal}×`, measured: `${rps(measured)} vs ${rps(baseline)}${extra}`, verdict: `${ratio.toFixed(2)}× ${pass(ratio >= goal)}` })
 }
+/** A ratio shown for context, with no goal: what the ~1 KB of response headers cost a bare server. */
+function referenceRow(figure: string, measured: number, baseline: number) {
+  rows.push({ figure, goal: '—', measured: `${rps(measured)} vs ${rps(baseline)}`, verdict: `${(measured / baseline).toFixed(2)}×` })
+}
 function maxRow(figure: string, goal: number, measured: number, unit = 'ms') {
   rows.push({ figure, goal: `≤ ${goal} ${unit}`, measured: unit === 'ms' ? ms(measured) : `${measured.toFixed(unit === 's' ? 2 : 0)} ${unit}`, verdict: pass(measured <= goal) })
 }
@@ -228,11 +232,22 @@ async function mainRun() {
     const base = `http://127.0.0.1:${port}`
     let web = await startInkwell(db.env, port)
 
-    // The bare server answers exactly what Inkwell answered (uncompressed, as autocannon asks).
+    // The bare server answers exactly what Inkwell answered from its cache (uncompressed, as
+    // autocannon asks): the same body and the same headers (security headers, Vary, X-Cache…),
+    // less those Node's http module writes itself (Date, Connection, Keep-Alive, the length).
     const bodies: Record<string, { headers: Record<string, string>; bodyBase64: string }> = {}
     for (const p of ['/', articlePath]) {
+      await timedGet(base + p) // the miss that fills the cache
       const r = await timedGet(base + p)
-      bodies[p] = { headers: { 'content-type': String(r.headers['content-type']) }, bodyBase64: r.body.toString('base64') }
+      if (r.headers['x-cache'] !== 'HIT') throw new Error(`${p} was not answered from the cache (x-cache: ${r.headers['x-cache']})`)
+      const headers = Object.fromEntries(
+        Object.entries(r.headers)
+          .filter(([name]) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name))
+          .map(([name, value]) => [name, String(value)]),
+      )
+      bodies[p] = { headers, bodyBase64: r.body.toString('base64') }
+      // For reference only (earlier runs' baseline): the same body with its Content-Type alone.
+      bodies[`${p}${p.includes('?') ? '&' : '?'}body-only`] = { headers: { 'content-type': headers['content-type']! }, bodyBase64: r.body.toString('base64') }
     }
     const bareFile = path.join(mkdtempSync(path.join(os.tmpdir(), 'inkwell-bare-')), 'responses.json')
     writeFileSync(bareFile, JSON.stringify(bodies))
@@ -249,6 +264,9 @@ async function mainRun() {
     log('[bench] article with Accept-Encoding: br…')
     const brArticle = await throughput(base + articlePath, { 'accept-encoding': 'br' })
     const peak = peakRssMb(web.process.pid!)
+    log('[bench] reference: bare Node answering the bodies without the headers…')
+    const bareArticleBodyOnly = await throughput(bareBase + articlePath + '?body-only')
+    const bareHomeBodyOnly = await throughput(bareBase + '/?body-only')
     await bare.stop()
 
     ratioRow('cached article vs bare Node', 0.75, cachedArticle.rps, bareArticle.rps, kb(articlePath))
@@ -257,6 +275,8 @@ async function mainRun() {
     maxRow(`cached home p99 (c=${CONNECTIONS})`, 20, cachedHome.p99)
     ratioRow('article, br vs uncompressed', 0.7, brArticle.rps, cachedArticle.rps)
     maxRow('peak RSS of the web process under the cached load', 400, peak, 'MB')
+    referenceRow('(reference) cached article vs bare Node sending the body with Content-Type only', cachedArticle.rps, bareArticleBodyOnly.rps)
+    referenceRow('(reference) cached home vs bare Node sending the body with Content-Type only', cachedHome.rps, bareHomeBodyOnly.rps)
 
     // Exactness: a timed run ends with requests in flight that the server serves
     // (and counts) but autocannon no longer records. So: restart cleanly (which
