@@ -15,6 +15,7 @@ import * as migration_20261124_160000_reply_threads_follows_language from './202
 import * as migration_20261124_170000_sitemap_index from './20261124_170000_sitemap_index';
 import * as migration_20261124_180000_dashboard_rollups from './20261124_180000_dashboard_rollups';
 import * as migration_20261124_190000_search_rank from './20261124_190000_search_rank';
+import * as migration_20261124_200000_articles_hidden_idx from './20261124_200000_articles_hidden_idx';
 
 export const migrations = [
   {
@@ -101,5 +102,10 @@ export const migrations = [
     up: migration_20261124_190000_search_rank.up,
     down: migration_20261124_190000_search_rank.down,
     name: '20261124_190000_search_rank'
+  },
+  {
+    up: migration_20261124_200000_articles_hidden_idx.up,
+    down: migration_20261124_200000_articles_hidden_idx.down,
+    name: '20261124_200000_articles_hidden_idx'
   },
 ];

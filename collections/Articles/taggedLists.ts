@@ -1,0 +1,52 @@
+/**
+ * Which public articles a tag's page shows (newest first), chosen in SQL.
+ *
+ * Tags are a hasMany relationship (rows in `articles_rels`). Payload filters
+ * on one with a join, `select distinct`, and counts with `COUNT(1) OVER()`
+ * grouped by article: at 100,000 articles, a tag on 20% of them took 130 ms to
+ * count and 25–110 ms to page. Here:
+ *
+ *  - the count is the tag's articles (an index-only scan of its relation rows)
+ *    less the hidden ones among them (drafts and scheduled articles, few, each
+ *    found through an index): ~5 ms instead of a join of every tagged article;
+ *  - a page walks the public articles newest first and keeps those with the
+ *    tag (index probes), stopping after the page.
+ *
+ * The articles themselves are then read through Payload by id, under the
+ * Articles access rules (frontend/src/lib/api.ts).
+ */
+import type { Payload } from 'payload'
+
+import { poolOf } from '../../src/lib/pool'
+import { HIDDEN_IDS_SQL, PUBLIC_SQL } from './access'
+
+type Query = { query: <R>(text: string, values: unknown[]) => Promise<{ rows: R[] }> }
+
+export type TaggedPage = { ids: number[]; totalDocs: number }
+
+export async function publicArticlesWithTag(
+  payload: Payload,
+  tagId: number,
+  { page, limit }: { page: number; limit: number },
+): Promise<TaggedPage> {
+  const db = poolOf(payload) as unknown as Query | undefined
+  if (!db) throw new Error('tag lists need the PostgreSQL adapter')
+  // `articles_rels` holds no relationship but tags (its only target column is tags_id),
+  // so `tags_id = $1` is the tag, whatever the row's path.
+  const [count, pageRows] = await Promise.all([
+    db.query<{ total: string }>(
+      `select (select count(distinct parent_id) from articles_rels where tags_id = $1)
+            - (select count(distinct parent_id) from articles_rels
+                where tags_id = $1 and parent_id in (${HIDDEN_IDS_SQL})) as total`,
+      [tagId],
+    ),
+    db.query<{ id: number }>(
+      `select a.id from articles a
+        where ${PUBLIC_SQL} and a.id in (select parent_id from articles_rels where tags_id = $1)
+        order by a.published_at desc, a.created_at desc, a.id desc
+        limit $2 offset $3`,
+      [tagId, limit, (page - 1) * limit],
+    ),
+  ])
+  return { ids: pageRows.rows.map((r) => Number(r.id)), totalDocs: Number(count.rows[0]?.total ?? 0) }
+}
