@@ -231,3 +231,16 @@ describe('what the feed writer would get wrong on its own', () => {
     expect(bareEntry!.content).toEqual({ type: 'html', value: '', elements: [] })
   })
 })
+
+describe('feed bodies are rewritten once and follow their article', async () => {
+  it('a changed body at the same address (same id, slug and update time) is rewritten, not the kept one served', async () => {
+    const first = await article('First body, with a [link](/about).')
+    const changed = { ...first, html: first.html!.replace('First body', 'Second body') }
+    const once = feedData(settings, [first], SITE).entries[0]!.html
+    expect(feedData(settings, [first], SITE).entries[0]!.html).toBe(once)
+    const again = feedData(settings, [changed], SITE).entries[0]!.html
+    expect(again).toContain('Second body')
+    expect(again).toContain(`href="${SITE}/about"`)
+    expect(again).not.toContain('First body')
+  })
+})

@@ -19,6 +19,7 @@
  */
 import { DOMParser, XMLSerializer, type Element as XmlElement } from '@xmldom/xmldom'
 import { Feed, type Extension } from 'feed'
+import { LRUCache } from 'lru-cache'
 
 import { escapeHtml } from '../../../src/lib/escapeHtml'
 import { getEnv } from '../../../src/lib/env'
@@ -76,6 +77,28 @@ function termOf(ref: unknown, taxonomy: FeedTerm['taxonomy'], site: string): Fee
   return { term: doc.slug, label: doc.name || doc.slug, url: siteUrl(site, taxonomy, doc.slug), taxonomy }
 }
 
+/**
+ * Feed bodies by article URL, kept with the HTML they were made from:
+ * rewriting one parses the whole HTML (about a millisecond for a page of
+ * highlighted code; 20 per feed, three feeds), comparing two strings does not.
+ * Keyed on the content itself, not the article's update time, so a body
+ * changed by any path is rewritten.
+ */
+const feedBodies = new LRUCache<string, { html: string; feed: string }>({
+  max: 200,
+  maxSize: 64 * 1024 * 1024,
+  sizeCalculation: (entry) => Math.max(1, entry.html.length + entry.feed.length),
+})
+
+function feedBodyOf(html: string | null | undefined, url: string): string {
+  if (!html) return ''
+  const kept = feedBodies.get(url)
+  if (kept?.html === html) return kept.feed
+  const feed = feedHtml(html, url)
+  feedBodies.set(url, { html, feed })
+  return feed
+}
+
 export function feedEntry(article: Article, site: string): FeedEntry {
   const url = siteUrl(site, 'articles', article.id, article.slug ?? '')
   const author = populated<User>(article.author)
@@ -84,7 +107,7 @@ export function feedEntry(article: Article, site: string): FeedEntry {
     url,
     title: article.title,
     summary: article.excerpt ?? '',
-    html: feedHtml(article.html, url),
+    html: feedBodyOf(article.html, url),
     published: new Date(article.publishedAt ?? article.updatedAt),
     updated: new Date(article.updatedAt),
     author: author?.name ? { name: author.name, url: siteUrl(site, 'users', author.id) } : undefined,
