@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+
 import { LRUCache } from 'lru-cache'
 
 import { proseOf } from './excerpt'
@@ -26,13 +28,22 @@ export function readingMinutes(html: string | null | undefined): number {
   return Math.max(1, Math.round(words / WORDS_PER_MINUTE + han / HAN_CHARACTERS_PER_MINUTE))
 }
 
-/** Reading times by article version: computing one parses the whole body, and an uncached article page shows it on every render. */
-const minutesByVersion = new LRUCache<string, number>({ max: 10_000 })
+/**
+ * Reading times by article, kept with a digest of the HTML they were computed
+ * from: computing one parses the whole body, and an uncached article page
+ * shows it on every render, while hashing it takes microseconds. Keyed on the
+ * content, not the update time, so a body changed by any path is measured
+ * again; a digest, not the HTML, so the memo stays a few bytes per article.
+ */
+const minutesByArticle = new LRUCache<number, { digest: string; minutes: number }>({ max: 10_000 })
 
-/** readingMinutes of an article's body, computed once per version (id and last update). */
-export function articleReadingMinutes(article: { id: number; updatedAt: string; html?: string | null }): number {
-  const version = `${article.id}@${article.updatedAt}`
-  let minutes = minutesByVersion.get(version)
-  if (minutes === undefined) minutesByVersion.set(version, (minutes = readingMinutes(article.html)))
+/** readingMinutes of an article's body, computed once per content. */
+export function articleReadingMinutes(article: { id: number; html?: string | null }): number {
+  const html = article.html ?? ''
+  const digest = createHash('sha1').update(html).digest('base64')
+  const kept = minutesByArticle.get(article.id)
+  if (kept?.digest === digest) return kept.minutes
+  const minutes = readingMinutes(html)
+  minutesByArticle.set(article.id, { digest, minutes })
   return minutes
 }

@@ -16,6 +16,7 @@ import * as migration_20261124_170000_sitemap_index from './20261124_170000_site
 import * as migration_20261124_180000_dashboard_rollups from './20261124_180000_dashboard_rollups';
 import * as migration_20261124_190000_search_rank from './20261124_190000_search_rank';
 import * as migration_20261124_200000_articles_hidden_idx from './20261124_200000_articles_hidden_idx';
+import * as migration_20261124_210000_articles_public_order_idx from './20261124_210000_articles_public_order_idx';
 
 export const migrations = [
   {
@@ -107,5 +108,10 @@ export const migrations = [
     up: migration_20261124_200000_articles_hidden_idx.up,
     down: migration_20261124_200000_articles_hidden_idx.down,
     name: '20261124_200000_articles_hidden_idx'
+  },
+  {
+    up: migration_20261124_210000_articles_public_order_idx.up,
+    down: migration_20261124_210000_articles_public_order_idx.down,
+    name: '20261124_210000_articles_public_order_idx'
   },
 ];

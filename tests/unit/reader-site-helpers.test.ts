@@ -52,3 +52,14 @@ describe('replySnippet', () => {
     expect(replySnippet({ body, html })).toBe('Bold start, a link. apple banana A quote')
   })
 })
+
+describe('articleReadingMinutes', () => {
+  it('is computed again when the body changes, even at the same update time', async () => {
+    const { articleReadingMinutes } = await import('../../src/lib/readingTime')
+    const body = (n: number) => `<p>${'word '.repeat(n)}</p>`
+    const article = { id: 424242, updatedAt: '2026-11-24T00:00:00.000Z', html: body(230) }
+    expect(articleReadingMinutes(article)).toBe(1)
+    expect(articleReadingMinutes(article)).toBe(1)
+    expect(articleReadingMinutes({ ...article, html: body(2300) })).toBe(10)
+  })
+})

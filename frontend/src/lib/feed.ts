@@ -85,8 +85,9 @@ function termOf(ref: unknown, taxonomy: FeedTerm['taxonomy'], site: string): Fee
  * changed by any path is rewritten.
  */
 const feedBodies = new LRUCache<string, { html: string; feed: string }>({
-  max: 200,
-  maxSize: 64 * 1024 * 1024,
+  // Feeds show the 20 newest articles: room for them while others are published.
+  max: 100,
+  maxSize: 16 * 1024 * 1024,
   sizeCalculation: (entry) => Math.max(1, entry.html.length + entry.feed.length),
 })
 
