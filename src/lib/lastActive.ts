@@ -17,7 +17,7 @@ import type { Redis } from 'ioredis'
 import type { Payload } from 'payload'
 
 import { dayIn } from './day'
-import { BEGIN_SYNC_LUA, keysOf, readInflight, within } from './redis'
+import { BEGIN_SYNC_LUA, boundedRead, keysOf, readInflight } from './redis'
 
 /** At most one recorded touch per user per this interval. */
 export const TOUCH_INTERVAL_MS = 60_000
@@ -146,7 +146,7 @@ export function redisActivitySink({ redis, prefix, readTimeoutMs }: { redis: Red
     },
     async unsynced(userIds) {
       if (userIds.length === 0) return new Map()
-      const values = await within(redis.hmget(keys.latest, ...userIds.map(String)), readTimeoutMs, undefined)
+      const values = await boundedRead(redis, (r) => r.hmget(keys.latest, ...userIds.map(String)), readTimeoutMs, undefined)
       const found = new Map<number, number>()
       userIds.forEach((id, i) => values?.[i] && found.set(id, Number(values[i])))
       return found

@@ -54,7 +54,7 @@ export async function whenReady(redis: Redis, ms: number): Promise<Redis> {
   return redis
 }
 
-/** `promise`, or `fallback` once `ms` have passed: for reads on a request's path. */
+/** `promise`, or `fallback` once `ms` have passed. */
 export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<T>((resolve) => {
@@ -62,6 +62,30 @@ export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise
     timer.unref()
   })
   return Promise.race([promise.catch(() => fallback), late]).finally(() => clearTimeout(timer))
+}
+
+/** How long reads on a request's path skip a connection after one of them timed out. */
+export const READ_PAUSE_AFTER_TIMEOUT_MS = 1_000
+
+/** Per connection: until when reads answer their fallback without asking. */
+const skipReadsUntil = new WeakMap<Redis, number>()
+
+/**
+ * A read on a request's path: its answer, or `fallback` after `ms`, or at
+ * once when the connection is not ready. After a read times out (Redis
+ * paused or overloaded), the reads of the next second on that connection
+ * answer their fallback without asking, so a page that reads Redis several
+ * times (view counts, last-active times) waits one bound, not one per read,
+ * and the traffic of an outage does not pile commands up behind the pause.
+ * One second, so the counts are fresh again soon after Redis answers.
+ */
+export async function boundedRead<T>(redis: Redis, read: (redis: Redis) => Promise<T>, ms: number, fallback: T): Promise<T> {
+  if (redis.status !== 'ready' || Date.now() < (skipReadsUntil.get(redis) ?? 0)) return fallback
+  const timedOut = Symbol('timed out')
+  const answer = await within<T | typeof timedOut>(read(redis), ms, timedOut)
+  if (answer !== timedOut) return answer
+  skipReadsUntil.set(redis, Date.now() + READ_PAUSE_AFTER_TIMEOUT_MS)
+  return fallback
 }
 
 /** Keys under the configured prefix, in one hash slot per namespace so the scripts also run on a cluster. */

@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache'
 import type { Payload } from 'payload'
 
 import { dayIn } from './day'
-import { BEGIN_SYNC_LUA, dayOfInflight, keysOf, readInflight, within } from './redis'
+import { BEGIN_SYNC_LUA, boundedRead, dayOfInflight, keysOf, readInflight } from './redis'
 
 /**
  * Article view counting without a write per view on a page's path: hits are
@@ -252,8 +252,9 @@ export type RedisViewSinkOptions = { redis: Redis; prefix: string; readTimeoutMs
 /**
  * With Redis: batches are HINCRBY'd into the day's hash and into a running
  * "unsynced" total per article, which pages add to the database's count.
- * Reads are bounded by `readTimeoutMs`; past it (Redis slow or down) the
- * last value read is shown, so a page never waits longer.
+ * Reads are bounded by `readTimeoutMs` (and skipped for a moment after one
+ * times out, see boundedRead); past it (Redis slow or down) the last value
+ * read is shown, so a page never waits longer.
  */
 export function redisViewSink({ redis, prefix, readTimeoutMs }: RedisViewSinkOptions): ViewSink {
   const keys = viewKeys(prefix)
@@ -265,7 +266,7 @@ export function redisViewSink({ redis, prefix, readTimeoutMs }: RedisViewSinkOpt
     },
     async unsynced(articleIds) {
       if (articleIds.length === 0) return new Map()
-      const values = await within(redis.hmget(keys.unsynced, ...articleIds.map(String)), readTimeoutMs, undefined)
+      const values = await boundedRead(redis, (r) => r.hmget(keys.unsynced, ...articleIds.map(String)), readTimeoutMs, undefined)
       if (values) articleIds.forEach((id, i) => lastKnown.set(id, Number(values[i] ?? 0)))
       // Bounded memory: the last values are a convenience, not a record.
       if (lastKnown.size > 50_000) lastKnown.clear()
