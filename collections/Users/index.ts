@@ -95,7 +95,11 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
         maxLength: 128,
         // Readable on purpose (the admin only shows fields one may read), but it always reads empty:
         // an update's answer never echoes it.
-        admin: { description: 'Needed to change your own e-mail address or password.' },
+        admin: {
+          description: 'Needed to change your own e-mail address or password.',
+          // Masked, with the browser's current-password autofill (a plain text field showed it as typed).
+          components: { Field: '/src/admin/CurrentPasswordField#CurrentPasswordField' },
+        },
         hooks: { afterRead: [() => undefined] },
       },
       { name: 'name', type: 'text', required: true, maxLength: 80 },

@@ -45,11 +45,18 @@ export const fieldCan =
   ({ req }: Args) =>
     hasPermission(req, permission)
 
-/** Field-level: the user themself, or a holder of the permission. */
+/**
+ * Field-level: the user themself, or a holder of the permission. The document
+ * is known by `doc` on reads, but only by `id` when the admin works out a
+ * form's permissions (Payload passes the form's data, which has no id), so
+ * either names the user; without this the admin showed a user their own
+ * e-mail as unreadable (empty) and refused every save of their account.
+ */
 export const fieldSelfOr =
   (permission: string): FieldAccess =>
-  async ({ req, doc }) => {
+  async ({ req, doc, id }) => {
     if (!req.user) return false
-    if (doc && (doc as { id?: unknown }).id === req.user.id) return true
+    const target = (doc as { id?: unknown } | undefined)?.id ?? id
+    if (target !== undefined && target !== null && String(target) === String(req.user.id)) return true
     return hasPermission(req, permission)
   }

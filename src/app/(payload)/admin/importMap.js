@@ -1,3 +1,4 @@
+import { CurrentPasswordField as CurrentPasswordField_400b56d94ebd0baa445403d5c74a89d0 } from '../../../../src/admin/CurrentPasswordField'
 import { FormatField as FormatField_ccd4436be53d29e6a66f129a567b4bda } from '../../../../src/admin/FormatField'
 import { MarkdownEditorField as MarkdownEditorField_ad39a371ff13b6f410fc2996440260a3 } from '../../../../src/admin/MarkdownEditor'
 import { RscEntryLexicalCell as RscEntryLexicalCell_44fe37237e0ebf4470c9990d8cb7b07e } from '@payloadcms/richtext-lexical/rsc'
@@ -46,6 +47,7 @@ import { CollectionCards as CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1 } f
 
 /** @type import('payload').ImportMap */
 export const importMap = {
+  "/src/admin/CurrentPasswordField#CurrentPasswordField": CurrentPasswordField_400b56d94ebd0baa445403d5c74a89d0,
   "/src/admin/FormatField#FormatField": FormatField_ccd4436be53d29e6a66f129a567b4bda,
   "/src/admin/MarkdownEditor#MarkdownEditorField": MarkdownEditorField_ad39a371ff13b6f410fc2996440260a3,
   "@payloadcms/richtext-lexical/rsc#RscEntryLexicalCell": RscEntryLexicalCell_44fe37237e0ebf4470c9990d8cb7b07e,
