@@ -92,7 +92,7 @@ describe('shouldCountView', () => {
 
 describe('counted', () => {
   it('pluralises: "1 view", not "1 views"', async () => {
-    const { counted } = await import('../../frontend/src/lib/counted')
+    const { counted } = await import('../../src/lib/counted')
     expect(counted(1, 'view', 'views')).toBe('1 view')
     expect(counted(0, 'view', 'views')).toBe('0 views')
     expect(counted(1234, 'reply', 'replies')).toBe('1,234 replies')

@@ -21,7 +21,7 @@ import { displayedViewCounts, viewCounterOf } from '../../../src/lib/views'
 import { switcherActive } from '../../../src/lib/userSwitch'
 import { lookUpUnsubscribe as lookUpUnsubscribeOn, unsubscribeByToken as unsubscribeOn } from '../../../src/plugins/notifications/unsubscribe'
 
-export { counted } from './counted'
+export { counted } from '../../../src/lib/counted'
 export type { ActiveUsers, Article, Category, Link, Media, Reply, SiteSetting, Tag, User }
 
 export type Page<T> = {

@@ -13,6 +13,7 @@ import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart,
 import type { Period } from '../queries'
 import type { DashboardData } from '../stats'
 import { bucketLabel, ChartFigure, percent, rangeLabel, sumOf, type Column } from './ChartFigure'
+import { busiest, viewsSentence } from './wording'
 
 const PALETTES = {
   light: { articles: '#2563eb', replies: '#c2410c', users: '#047857', views: '#7c3aed', grid: '#e4e4e7', text: '#3f3f46' },
@@ -132,7 +133,7 @@ function DashboardBody({ data, palette, onArticle }: { data: DashboardData; pale
         <ChartFigure
           id="views"
           title={`Views per ${unit}`}
-          summary={`${sumOf(series, 'views').toLocaleString('en')} views in ${rangeLabel(data)}; the busiest ${unit} was ${busiest(series, 'views')}.`}
+          summary={viewsSentence(series, rangeLabel(data), `the busiest ${unit}`)}
           rows={series}
           rowLabel={unit[0]!.toUpperCase() + unit.slice(1)}
           columns={[{ key: 'views', label: 'Views' }]}
@@ -160,11 +161,6 @@ const tooltipStyle: React.CSSProperties = {
   color: 'var(--theme-text)',
 }
 
-function busiest<T extends { label: string }>(rows: T[], key: keyof T): string {
-  let best: T | undefined
-  for (const row of rows) if (Number(row[key]) > 0 && (!best || Number(row[key]) > Number(best[key]))) best = row
-  return best ? `${best.label} (${Number(best[key]).toLocaleString('en')})` : 'none yet'
-}
 
 function Totals({ data }: { data: DashboardData }) {
   const { totals } = data
@@ -237,7 +233,7 @@ function ArticleViewsChart({ data, palette, onArticle }: { data: DashboardData; 
   const options = data.topArticles.some((a) => a.id === article?.id) || !article ? data.topArticles : [{ id: article.id, title: article.title, views: sumOf(series, 'views') }, ...data.topArticles]
   const title = article ? `Views of “${article.title}” per ${data.period}` : 'Views per article'
   const summary = article
-    ? `“${article.title}” had ${sumOf(series, 'views').toLocaleString('en')} views in ${rangeLabel(data)}; its busiest ${data.period} was ${busiest(series, 'views')}.`
+    ? viewsSentence(series, rangeLabel(data), `its busiest ${data.period}`, `“${article.title}” had `)
     : `No article has recorded views in ${rangeLabel(data)} yet.`
   return (
     <ChartFigure

@@ -1,0 +1,24 @@
+/** The dashboard's sentences about its series, apart from the charts so they are testable without React. */
+import { counted } from '../../../lib/counted'
+
+function busiestRow<T extends { label: string }>(rows: T[], key: keyof T): T | undefined {
+  let best: T | undefined
+  for (const row of rows) if (Number(row[key]) > 0 && (!best || Number(row[key]) > Number(best[key]))) best = row
+  return best
+}
+
+export function busiest<T extends { label: string }>(rows: T[], key: keyof T): string {
+  const best = busiestRow(rows, key)
+  return best ? `${best.label} (${Number(best[key]).toLocaleString('en')})` : 'none yet'
+}
+
+/** "; the busiest day was Nov 24 (12)", or nothing when there is no busiest one (no "was none yet"). */
+export function busiestClause<T extends { label: string }>(rows: T[], key: keyof T, subject: string): string {
+  return busiestRow(rows, key) ? `; ${subject} was ${busiest(rows, key)}` : ''
+}
+
+/** "2,682 views in the last 30 days; the busiest day was Nov 24 (419).", or "0 views in the last 30 days." */
+export function viewsSentence(rows: { label: string; views: number }[], range: string, busiestSubject: string, prefix = ''): string {
+  const total = rows.reduce((sum, row) => sum + Number(row.views), 0)
+  return `${prefix}${counted(total, 'view', 'views')} in ${range}${busiestClause(rows, 'views', busiestSubject)}.`
+}
