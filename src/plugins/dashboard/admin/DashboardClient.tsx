@@ -161,7 +161,6 @@ const tooltipStyle: React.CSSProperties = {
   color: 'var(--theme-text)',
 }
 
-
 function Totals({ data }: { data: DashboardData }) {
   const { totals } = data
   const period = `in ${rangeLabel(data)}`

@@ -7,14 +7,17 @@ function busiestRow<T extends { label: string }>(rows: T[], key: keyof T): T | u
   return best
 }
 
+const described = <T>(row: T, key: keyof T) => `${(row as { label: string }).label} (${Number(row[key]).toLocaleString('en')})`
+
 export function busiest<T extends { label: string }>(rows: T[], key: keyof T): string {
   const best = busiestRow(rows, key)
-  return best ? `${best.label} (${Number(best[key]).toLocaleString('en')})` : 'none yet'
+  return best ? described(best, key) : 'none yet'
 }
 
 /** "; the busiest day was Nov 24 (12)", or nothing when there is no busiest one (no "was none yet"). */
 export function busiestClause<T extends { label: string }>(rows: T[], key: keyof T, subject: string): string {
-  return busiestRow(rows, key) ? `; ${subject} was ${busiest(rows, key)}` : ''
+  const best = busiestRow(rows, key)
+  return best ? `; ${subject} was ${described(best, key)}` : ''
 }
 
 /** "2,682 views in the last 30 days; the busiest day was Nov 24 (419).", or "0 views in the last 30 days." */
