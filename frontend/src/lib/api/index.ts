@@ -9,19 +9,19 @@
  */
 import type { Payload, Where } from 'payload'
 
-import { readActiveUsers, type ActiveUsers } from '../../../src/lib/activeUsers'
-import { onInvalidate } from '../../../src/lib/cacheBus'
-import { sitePayload } from '../../../src/lib/sitePayload'
-import { getEnv } from '../../../src/lib/env'
-import { PROVIDERS } from '../../../src/lib/oauth/providers'
-import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../src/payload-types'
-import { searchArticles, SearchQueryError, type SearchResult } from '../../../src/lib/search'
-import { publicArticlesWithTag } from '../../../collections/Articles/taggedLists'
-import { displayedViewCounts, viewCounterOf } from '../../../src/lib/views'
-import { switcherActive } from '../../../src/lib/userSwitch'
-import { lookUpUnsubscribe as lookUpUnsubscribeOn, unsubscribeByToken as unsubscribeOn } from '../../../src/plugins/notifications/unsubscribe'
+import { readActiveUsers, type ActiveUsers } from '../../../../src/lib/activeUsers'
+import { onInvalidate } from '../../../../src/lib/cacheBus'
+import { sitePayload } from '../../../../src/lib/sitePayload'
+import { getEnv } from '../../../../src/lib/env'
+import { PROVIDERS } from '../../../../src/lib/oauth/providers'
+import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../../src/payload-types'
+import { searchArticles, SearchQueryError, type SearchResult } from '../../../../src/lib/search'
+import { publicArticlesWithTag } from '../../../../collections/Articles/taggedLists'
+import { displayedViewCounts, viewCounterOf } from '../../../../src/lib/views'
+import { switcherActive } from '../../../../src/lib/userSwitch'
+import { lookUpUnsubscribe as lookUpUnsubscribeOn, unsubscribeByToken as unsubscribeOn } from '../../../../src/plugins/notifications/unsubscribe'
 
-export { counted } from '../../../src/lib/counted'
+export { counted } from '../../../../src/lib/counted'
 export type { ActiveUsers, Article, Category, Link, Media, Reply, SiteSetting, Tag, User }
 
 export type Page<T> = {
@@ -331,7 +331,7 @@ export async function latestArticlesWithBody(limit = 20): Promise<Article[]> {
   }))
 }
 
-export type { SearchHit, SearchResult } from '../../../src/lib/search'
+export type { SearchHit, SearchResult } from '../../../../src/lib/search'
 
 /**
  * Full-text search of published articles, the same service GET /api/search
