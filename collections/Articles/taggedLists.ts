@@ -13,7 +13,7 @@
  *    tag (index probes), stopping after the page.
  *
  * The articles themselves are then read through Payload by id, under the
- * Articles access rules (frontend/src/lib/api.ts).
+ * Articles access rules (frontend/src/lib/api/articles.ts).
  */
 import type { Payload } from 'payload'
 

@@ -1,7 +1,7 @@
 /**
  * How the reader site (the Astro bundle) reaches the Payload instance of the
  * process it runs in. The one-origin server installs it once, before Astro
- * handles its first request; `frontend/src/lib/api.ts` reads it. It lives on
+ * handles its first request; `frontend/src/lib/api/payload.ts` reads it. It lives on
  * globalThis because the Astro bundle has its own copy of every module it
  * imports, so a plain module variable would not be shared.
  */

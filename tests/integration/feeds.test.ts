@@ -55,7 +55,7 @@ function publish(data: Partial<Article>, user: User = cast.author): Promise<Arti
   })
 }
 
-/** What the feeds read (frontend/src/lib/api.ts latestArticlesWithBody), as the public. */
+/** What the feeds read (frontend/src/lib/api/articles.ts latestArticlesWithBody), as the public. */
 async function feedsAsThePublicReadsThem() {
   const [settings, { docs }] = await Promise.all([
     payload.findGlobal({ slug: 'site-settings', depth: 0, overrideAccess: false }),

@@ -3,22 +3,22 @@
  * creating or revoking one through Payload's REST handling as the visitor
  * (so the collection's rules apply: owner stamped, secret hashed, shown once).
  */
-import { sitePayload } from '../../../src/lib/sitePayload'
-import { accountDelete, accountPost, fieldErrorsOf, type AccountReply } from './api'
-import type { User } from '../../../src/payload-types'
+import type { User } from '../../../../src/payload-types'
+import { fieldErrorsOf } from './errors'
+import { accountDelete, accountPost, type AccountReply } from './forms'
+import { asVisitor, payload } from './payload'
 
 export type TokenRow = { id: number; name: string; scope: 'read' | 'write'; publicId?: string | null; expiresAt?: string | null; lastUsedAt?: string | null; createdAt: string }
 
 export async function listMyAccessTokens(me: User): Promise<TokenRow[]> {
-  const { docs } = await sitePayload().payload.find({
+  const { docs } = await payload().find({
     collection: 'access-tokens',
     where: { user: { equals: me.id } },
     sort: '-createdAt',
     limit: 100,
     depth: 0,
     select: { name: true, scope: true, publicId: true, expiresAt: true, lastUsedAt: true, createdAt: true },
-    overrideAccess: false,
-    user: { ...me, collection: 'users' as const },
+    ...asVisitor(me),
   })
   return docs as TokenRow[]
 }

@@ -1,0 +1,20 @@
+/** Full-text search, the service GET /api/search answers with. */
+import { searchArticles, SearchQueryError, type SearchResult } from '../../../../src/lib/search'
+import { payload } from './payload'
+
+export type { SearchHit, SearchResult } from '../../../../src/lib/search'
+
+/**
+ * Full-text search of published articles, the same service GET /api/search
+ * answers with. A mistake in the parameters (say, a query over 200
+ * characters) comes back as `{ error }`, the service's message, for the page
+ * to show.
+ */
+export async function search(params: { q: string; category?: string; tag?: string; page?: number }): Promise<{ result: SearchResult } | { error: string }> {
+  try {
+    return { result: await searchArticles(payload(), params) }
+  } catch (error) {
+    if (error instanceof SearchQueryError) return { error: error.message }
+    throw error
+  }
+}

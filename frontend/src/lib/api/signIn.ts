@@ -1,0 +1,26 @@
+/**
+ * Sign-in providers (src/lib/oauth): the buttons to show, and the visitor's linked accounts.
+ */
+import { getEnv } from '../../../../src/lib/env'
+import { PROVIDERS } from '../../../../src/lib/oauth/providers'
+import type { User } from '../../../../src/payload-types'
+import { asVisitor, payload } from './payload'
+
+/** Providers that are allowed (OAUTH_ALLOWED_PROVIDERS) and configured (client id and secret), in that order. */
+export function signInProviders(): { id: string; label: string }[] {
+  return getEnv().oauth.providers.map((p) => ({ id: p.id, label: PROVIDERS[p.id].label }))
+}
+
+export type LinkedProvider = { provider: string; email?: string | null; createdAt: string }
+
+/** The visitor's linked provider accounts (read as the visitor), and whether the account has a password at all. */
+export async function mySignInMethods(me: User): Promise<{ linked: LinkedProvider[]; hasPassword: boolean }> {
+  const [{ docs }, stored] = await Promise.all([
+    payload().find({ collection: 'oauth-identities', where: { user: { equals: me.id } }, depth: 0, pagination: false, sort: 'createdAt', ...asVisitor(me) }),
+    payload().db.findOne({ collection: 'users', where: { id: { equals: me.id } } }),
+  ])
+  return {
+    linked: docs.map((d) => ({ provider: d.provider, email: d.email, createdAt: d.createdAt })),
+    hasPassword: Boolean((stored as { hash?: string | null } | null)?.hash),
+  }
+}
