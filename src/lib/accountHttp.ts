@@ -3,14 +3,20 @@ import { generateCookie, generateExpiredPayloadCookie, parseCookies } from 'payl
 import { ValidationError, type Endpoint, type PayloadRequest } from 'payload'
 
 import { MAX_EMAIL_LENGTH } from './emailAddress'
+import { errorResponse } from './errorResponse'
 import { MAX_PASSWORD_LENGTH } from './password'
 
 export type FieldErrors = Record<string, string>
 
-/** A 4xx answer naming each field that was wrong, so the form can show the message beside it. */
+/**
+ * A 4xx answer in Payload's error shape naming each field that was wrong, so
+ * the form can show the message beside it; `form` is the message about the
+ * whole form (no field named).
+ */
 export function fieldErrors(errors: FieldErrors, status = 400, headers?: Headers): Response {
-  const first = Object.values(errors)[0] ?? 'Please check the form.'
-  return Response.json({ message: first, errors }, { status, headers: noStore(headers) })
+  const { form, ...fields } = errors
+  const message = form ?? Object.values(fields)[0] ?? 'Please check the form.'
+  return errorResponse(status, { message, fields, headers: noStore(headers) })
 }
 
 export function noStore(headers = new Headers()): Headers {

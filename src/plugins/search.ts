@@ -3,6 +3,7 @@ import type { Config, Plugin } from 'payload'
 import { addCommands } from '../../jobs/commands'
 import { reindexSearchCommand } from '../../jobs/reindexSearch'
 import { searchArticles, SearchQueryError } from '../lib/search'
+import { errorResponse } from '../lib/errorResponse'
 
 /**
  * `GET /api/search?q=&category=&tag=&page=&limit=`: the reader site's search
@@ -25,7 +26,7 @@ export const searchPlugin = (): Plugin => (config: Config): Config =>
               return Response.json(result, { headers: { 'cache-control': 'no-store' } })
             } catch (error) {
               if (error instanceof SearchQueryError) {
-                return Response.json({ errors: [{ message: error.message, field: error.field }] }, { status: 400 })
+                return errorResponse(400, { fields: { [error.field]: error.message } })
               }
               throw error
             }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, validUser } from './accounts-client'
 import { Mailbox, recipient } from './accounts-mailbox'
+import { apiErrorOf } from '../../frontend/src/lib/api/errors'
 
 let t: TestPayload
 const mailbox = new Mailbox()
@@ -40,7 +41,7 @@ describe('password reset by e-mail', () => {
 
     const b = browser()
     const mismatch = await b.request('/api/accounts/password/reset', { json: { token, password: 'a-new-secret', passwordConfirm: 'other-secret' } })
-    expect((await mismatch.json()).errors.passwordConfirm).toBeDefined()
+    expect(apiErrorOf(await mismatch.json()).fields.passwordConfirm).toBeDefined()
     const reset = await b.request('/api/accounts/password/reset', { json: { token, password: 'a-new-secret', passwordConfirm: 'a-new-secret' } })
     expect(reset.status).toBe(200)
     expect((await b.me())?.email).toBe('reader@example.test')
@@ -49,7 +50,7 @@ describe('password reset by e-mail', () => {
 
     const again = await browser().request('/api/accounts/password/reset', { json: { token, password: 'third-secret', passwordConfirm: 'third-secret' } })
     expect(again.status).toBe(400)
-    expect((await again.json()).errors.token).toMatch(/expired or was already used/)
+    expect(apiErrorOf(await again.json()).fields.token).toMatch(/expired or was already used/)
   })
 
   it('answers the same for an unknown address and sends nothing', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, validUser } from './accounts-client'
+import { apiErrorOf } from '../../frontend/src/lib/api/errors'
 
 let t: TestPayload
 let reader: Browser
@@ -50,24 +51,24 @@ describe('profile', () => {
   it('names the bad field and keeps everything else unchanged', async () => {
     const reply = await reader.request('/api/accounts/profile', { json: { name: '', introduction: 'Hello' } })
     expect(reply.status).toBe(400)
-    expect(Object.keys((await reply.json()).errors)).toEqual(['name'])
+    expect(Object.keys(apiErrorOf(await reply.json()).fields)).toEqual(['name'])
     // An over-long value is refused before anything else looks at it, naming the field and its limit.
     const long = await reader.request('/api/accounts/profile', { json: { name: 'Grace', introduction: 'x'.repeat(2001) } })
     expect(long.status).toBe(400)
-    expect((await long.json()).errors).toEqual({ introduction: 'Use at most 2000 characters for introduction.' })
+    expect(apiErrorOf(await long.json()).fields).toEqual({ introduction: 'Use at most 2000 characters for introduction.' })
     expect((await readerDoc()).name).toBe('Grace Hopper')
   })
 
   it('changes the e-mail or password only with the current password', async () => {
     const without = await reader.request('/api/accounts/profile', { json: { email: 'grace@example.test' } })
     expect(without.status).toBe(400)
-    expect((await without.json()).errors.currentPassword).toMatch(/current password/)
+    expect(apiErrorOf(await without.json()).fields.currentPassword).toMatch(/current password/)
     const wrong = await reader.request('/api/accounts/profile', {
       json: { newPassword: 'brand-new-secret', newPasswordConfirm: 'brand-new-secret', currentPassword: 'nope-nope' },
     })
-    expect((await wrong.json()).errors.currentPassword).toBeDefined()
+    expect(apiErrorOf(await wrong.json()).fields.currentPassword).toBeDefined()
     const taken = await reader.request('/api/accounts/profile', { json: { email: 'other@example.test', currentPassword: PASSWORD } })
-    expect((await taken.json()).errors.email).toMatch(/already exists/)
+    expect(apiErrorOf(await taken.json()).fields.email).toMatch(/already exists/)
     expect((await readerDoc()).email).toBe('reader@example.test')
 
     const right = await reader.request('/api/accounts/profile', {
@@ -106,7 +107,7 @@ describe('avatar', () => {
     const before = await readerDoc()
     const reply = await upload(reader, avatarForm(html, 'cat.png', 'image/png'))
     expect(reply.status).toBe(415)
-    expect((await reply.json()).errors.file).toMatch(/JPEG, PNG, WebP or GIF/)
+    expect(apiErrorOf(await reply.json()).fields.file).toMatch(/JPEG, PNG, WebP or GIF/)
     expect((await readerDoc()).avatar).toEqual(before.avatar)
   })
 
@@ -119,13 +120,13 @@ describe('avatar', () => {
     const big = Buffer.concat([await png(), Buffer.alloc(10 * 1024 * 1024 + 1, 7)])
     const reply = await upload(reader, avatarForm(big, 'big.png', 'image/png'))
     expect(reply.status).toBe(413)
-    expect((await reply.json()).errors.file).toMatch(/larger than 10 MB/)
+    expect(apiErrorOf(await reply.json()).fields.file).toMatch(/larger than 10 MB/)
   })
 
   it('wants the field type=avatar and a signed-in user', async () => {
     const wrongType = await upload(reader, avatarForm(await png(), 'me.png', 'image/png', 'banner'))
     expect(wrongType.status).toBe(400)
-    expect((await wrongType.json()).errors.type).toBeDefined()
+    expect(apiErrorOf(await wrongType.json()).fields.type).toBeDefined()
     const anonymous = await upload(new Browser(t.payload, t.databaseName), avatarForm(await png(), 'me.png', 'image/png'))
     expect(anonymous.status).toBe(401)
   })

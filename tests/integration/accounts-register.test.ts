@@ -5,6 +5,7 @@ import sharp from 'sharp'
 import { CAPTCHA_HEIGHT, CAPTCHA_WIDTH } from '../../src/lib/captcha'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, captchaAnswer, validUser } from './accounts-client'
+import { apiErrorOf } from '../../frontend/src/lib/api/errors'
 
 let t: TestPayload
 const browser = () => new Browser(t.payload, t.databaseName)
@@ -52,7 +53,7 @@ describe('captcha', () => {
       json: { email: 'once@example.test', name: '', password: 'short', passwordConfirm: 'other', captcha: answer + 'x' },
     })
     expect(reply.status).toBe(400)
-    expect(Object.keys((await reply.json()).errors)).toEqual(['captcha'])
+    expect(Object.keys(apiErrorOf(await reply.json()).fields)).toEqual(['captcha'])
   })
 
   it('limits picture generation per IP (429 after 30 in 15 minutes)', async () => {
@@ -68,9 +69,9 @@ describe('captcha', () => {
     const answer = await b.solveCaptcha()
     const wrong = await b.request('/api/accounts/register', { json: { ...validUser('wrong@example.test'), captcha: answer + 'x' } })
     expect(wrong.status).toBe(400)
-    expect((await wrong.json()).errors.captcha).toMatch(/do not match/)
+    expect(apiErrorOf(await wrong.json()).fields.captcha).toMatch(/do not match/)
     const retried = await b.request('/api/accounts/register', { json: { ...validUser('wrong@example.test'), captcha: answer } })
-    expect((await retried.json()).errors.captcha).toMatch(/expired/)
+    expect(apiErrorOf(await retried.json()).fields.captcha).toMatch(/expired/)
     expect(await userCount()).toBe(0)
   })
 
@@ -85,7 +86,7 @@ describe('captcha', () => {
     replay.cookies.set('inkwell-captcha', token)
     const second = await replay.request('/api/accounts/register', { json: { ...validUser('twice@example.test'), captcha: answer } })
     expect(second.status).toBe(400)
-    expect((await second.json()).errors.captcha).toMatch(/expired/)
+    expect(apiErrorOf(await second.json()).fields.captcha).toMatch(/expired/)
   })
 
   it('refuses an answer older than five minutes', async () => {
@@ -95,7 +96,7 @@ describe('captcha', () => {
     await pool.query(`update captcha_challenges set expires_at = now() - interval '1 second' where token = $1`, [b.cookies.get('inkwell-captcha')])
     const reply = await b.request('/api/accounts/register', { json: { ...validUser('late@example.test'), captcha: answer } })
     expect(reply.status).toBe(400)
-    expect((await reply.json()).errors.captcha).toMatch(/expired/)
+    expect(apiErrorOf(await reply.json()).fields.captcha).toMatch(/expired/)
     expect(await roleSlugsOf('late@example.test')).toEqual([])
   })
 
@@ -120,14 +121,14 @@ describe('registration', () => {
     const { errors } = await reply.json()
     expect(Object.keys(errors).sort()).toEqual(['email', 'name', 'password'])
     const mismatch = await browser().register({ ...validUser('mismatch@example.test'), passwordConfirm: 'something-else' })
-    expect((await mismatch.json()).errors).toEqual({ passwordConfirm: 'The two passwords differ.' })
+    expect(apiErrorOf(await mismatch.json()).fields).toEqual({ passwordConfirm: 'The two passwords differ.' })
     expect(await userCount()).toBe(before)
   })
 
   it('refuses a taken e-mail on the e-mail field', async () => {
     const reply = await browser().register(validUser('ONCE@example.test'))
     expect(reply.status).toBe(400)
-    expect((await reply.json()).errors).toEqual({ email: 'An account with this e-mail already exists.' })
+    expect(apiErrorOf(await reply.json()).fields).toEqual({ email: 'An account with this e-mail already exists.' })
   })
 
   it('signs the new user in with an HttpOnly, SameSite=Lax session cookie', async () => {

@@ -4,6 +4,7 @@ import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { LOGIN_REFUSED } from '../../src/plugins/accounts/endpoints/login'
 import { RATE_LIMITS } from '../../src/lib/rateLimit'
 import { Browser, validUser } from './accounts-client'
+import { apiErrorOf } from '../../frontend/src/lib/api/errors'
 
 let t: TestPayload
 const browser = () => new Browser(t.payload, t.databaseName)
@@ -67,9 +68,9 @@ describe('login', () => {
     const reply = await b.login('locked@example.test', PASSWORD)
     // The right password no longer opens it; the answer is the one an unknown address gets (no enumeration).
     expect(reply.status).toBe(401)
-    expect((await reply.json()).errors.form).toMatch(/After 5 failed attempts an account is locked for 10 minutes/)
+    expect(apiErrorOf(await reply.json()).message).toMatch(/After 5 failed attempts an account is locked for 10 minutes/)
     const unknown = await browser().login('nobody@example.test', PASSWORD)
-    expect((await unknown.json()).errors.form).toBe(LOGIN_REFUSED)
+    expect(apiErrorOf(await unknown.json()).message).toBe(LOGIN_REFUSED)
   })
 })
 

@@ -5,6 +5,7 @@ import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { register } from '../helpers/users'
 import { Browser, validUser } from './accounts-client'
 import { Mailbox, recipient } from './accounts-mailbox'
+import { apiErrorOf } from '../../frontend/src/lib/api/errors'
 
 let t: TestPayload
 const mailbox = new Mailbox()
@@ -37,7 +38,7 @@ describe('e-mail verification (REGISTER_VERIFY_EMAIL=true)', () => {
 
     const early = await b.login('new@example.test', PASSWORD)
     expect(early.status).toBe(403)
-    expect((await early.json()).errors.form).toMatch(/Confirm your e-mail address first/)
+    expect(apiErrorOf(await early.json()).message).toMatch(/Confirm your e-mail address first/)
 
     const wrong = await b.request('/api/accounts/verify', { json: { token: 'not-a-token' } })
     expect(wrong.status).toBe(400)

@@ -182,7 +182,7 @@ describe('GET /api/dashboard', () => {
     expect(own.body.totals.articles.total).toBe(2)
     const other = await get(`/dashboard?article=${ids.beforeDst}`, 'author@example.test')
     expect(other.status).toBe(404)
-    expect(other.body.errors[0]).toMatchObject({ field: 'article' })
+    expect(other.body.errors[0]).toMatchObject({ data: { errors: [{ path: 'article' }] } })
   })
 
   it('refuses a reader with a clear 403 and an anonymous visitor with 401', async () => {
@@ -197,10 +197,10 @@ describe('GET /api/dashboard', () => {
   it('answers 400 naming the parameter for a bad period or article', async () => {
     const period = await get('/dashboard?period=week', 'owner@example.test')
     expect(period.status).toBe(400)
-    expect(period.body.errors[0]).toMatchObject({ field: 'period' })
+    expect(period.body.errors[0]).toMatchObject({ data: { errors: [{ path: 'period' }] } })
     const article = await get('/dashboard?article=1%20or%201=1', 'owner@example.test')
     expect(article.status).toBe(400)
-    expect(article.body.errors[0]).toMatchObject({ field: 'article' })
+    expect(article.body.errors[0]).toMatchObject({ data: { errors: [{ path: 'article' }] } })
   })
 
   it('serves from its minute cache, purged when a reply is added or deleted', async () => {

@@ -158,7 +158,9 @@ describe('queue console', () => {
     expect((await postAction(form('delete'), { cookieToken: owner, origin: 'http://evil.test' })).status).toBe(403)
     const badId = await postAction({ ...form('retry'), id: 'x' }, { token: owner })
     expect(badId.status).toBe(400)
-    expect(await badId.json()).toEqual({ errors: [{ field: 'id', message: 'must be a job id (a UUID)' }] })
+    expect(await badId.json()).toEqual({
+      errors: [{ name: 'ValidationError', message: 'must be a job id (a UUID)', data: { errors: [{ path: 'id', message: 'must be a job id (a UUID)' }] } }],
+    })
 
     const retried = await postAction(form('retry'), { cookieToken: owner })
     expect(retried.status).toBe(303)

@@ -15,6 +15,7 @@ import { Browser } from '../helpers/restClient'
 import { recipient, smtpEnv, startInbox, type Inbox, type ReceivedMail } from '../helpers/smtp'
 import { createCast, PASSWORD } from '../helpers/users'
 import { graphqlRequest } from './graphql-client'
+import { apiErrorOf } from '../../frontend/src/lib/api/errors'
 
 let t: TestPayload
 let db: pg.Client
@@ -289,7 +290,7 @@ describe('one-click unsubscribe', () => {
       expect(verifyUnsubscribeToken(t.payload, token)).toBeNull()
       const response = await new Browser(t.payload, t.databaseName).request(`/api/follows/unsubscribe?token=${encodeURIComponent(token)}`, { method: 'POST', body: '' })
       expect(response.status).toBe(400)
-      expect((await response.json()).errors.token).toMatch(/not valid/)
+      expect(apiErrorOf(await response.json()).fields.token).toMatch(/not valid/)
     }
     expect(await t.payload.findByID({ collection: 'follows', id: follow.id, disableErrors: true })).not.toBeNull()
   })

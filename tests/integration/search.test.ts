@@ -212,7 +212,7 @@ describe('GET /api/search', () => {
 
     const huge = await browser.request('/api/search?q=' + 'a'.repeat(5000))
     expect(huge.status).toBe(400)
-    expect((await huge.json()).errors[0]).toMatchObject({ field: 'q', message: expect.stringMatching(/200 characters/) })
+    expect((await huge.json()).errors[0]).toMatchObject({ message: expect.stringMatching(/200 characters/), data: { errors: [{ path: 'q', message: expect.stringMatching(/200 characters/) }] } })
     for (const q of ['%00', '%22', '%27%3B--', 'a&q=b', 'q[$gt]=1']) {
       expect((await browser.request('/api/search?q=' + q)).status).toBe(200)
     }

@@ -1,5 +1,6 @@
 import { addDataAndFileToRequest, type Endpoint, type PayloadRequest } from 'payload'
 
+import { errorResponse } from '../../../src/lib/errorResponse'
 import {
   cachedCard,
   cardETag,
@@ -13,7 +14,7 @@ import {
 const IMAGE_TYPES = Object.keys(CARD_FORMATS).join(', ')
 
 function problem(status: number, message: string, field?: string, headers: Record<string, string> = {}): Response {
-  return Response.json({ errors: [{ message, ...(field ? { field } : {}) }] }, { status, headers: { 'Cache-Control': 'no-store', Vary: 'Accept', ...headers } })
+  return errorResponse(status, { message, fields: field ? { [field]: message } : undefined, headers: { 'Cache-Control': 'no-store', Vary: 'Accept', ...headers } })
 }
 
 async function requestedOptions(req: PayloadRequest): Promise<Record<string, unknown>> {
@@ -53,10 +54,7 @@ const handler: Endpoint['handler'] = async (req) => {
   const parsed = parseCardRequest(await requestedOptions(req))
   if ('errors' in parsed) {
     const [field, message] = Object.entries(parsed.errors)[0]!
-    return Response.json(
-      { errors: Object.entries(parsed.errors).map(([f, m]) => ({ message: m, field: f })), message },
-      { status: 400, headers: { 'Cache-Control': 'no-store', 'X-Invalid-Field': field } },
-    )
+    return errorResponse(400, { message, fields: parsed.errors, headers: { 'Cache-Control': 'no-store', 'X-Invalid-Field': field } })
   }
   const id = String(req.routeParams?.id ?? '')
   if (!/^\d{1,15}$/.test(id)) return problem(404, `No article has the id "${id}".`)

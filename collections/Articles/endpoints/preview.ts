@@ -2,6 +2,7 @@ import type { Endpoint } from 'payload'
 
 import { hasPermission } from '../../../src/access'
 import { renderMarkdown } from '../../../src/lib/markdown'
+import { errorResponse } from '../../../src/lib/errorResponse'
 
 const MAX_PREVIEW_LENGTH = 500_000
 
@@ -20,13 +21,10 @@ export const previewEndpoint: Endpoint = {
     const body = (await req.json?.().catch(() => undefined)) as { markdown?: unknown } | undefined
     const markdown = body?.markdown
     if (typeof markdown !== 'string') {
-      return Response.json({ errors: [{ message: 'markdown: must be a string.', field: 'markdown' }] }, { status: 400 })
+      return errorResponse(400, { fields: { markdown: 'markdown: must be a string.' } })
     }
     if (markdown.length > MAX_PREVIEW_LENGTH) {
-      return Response.json(
-        { errors: [{ message: `markdown: must be at most ${MAX_PREVIEW_LENGTH} characters.`, field: 'markdown' }] },
-        { status: 400 },
-      )
+      return errorResponse(400, { fields: { markdown: `markdown: must be at most ${MAX_PREVIEW_LENGTH} characters.` } })
     }
     return Response.json({ html: await renderMarkdown(markdown) }, { headers: { 'Cache-Control': 'no-store' } })
   },

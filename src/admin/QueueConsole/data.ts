@@ -12,6 +12,7 @@ import { registeredCommands } from '../../../jobs/commands'
 import { queueOf } from '../../../jobs/queue'
 import { deadLetterQueue } from '../../../jobs/worker'
 import { hasPermission } from '../../access/permissions'
+import { errorResponse } from '../../lib/errorResponse'
 
 export const QUEUE_CONSOLE_PATH = '/queues'
 export const QUEUE_CONSOLE_ACTION_PATH = '/queue-console/jobs'
@@ -116,7 +117,7 @@ export async function handleQueueConsoleAction(req: PayloadRequest): Promise<Res
   const name = String(form.get('name') ?? '')
   const id = String(form.get('id') ?? '')
   const action = String(form.get('action') ?? '')
-  const fieldError = (field: string, message: string) => Response.json({ errors: [{ field, message }] }, { status: 400 })
+  const fieldError = (field: string, message: string) => errorResponse(400, { fields: { [field]: message } })
   const boss = queueOf(req.payload).boss
   if (!boss) return fieldError('name', 'QUEUE_CONNECTION=sync: there is no queue')
   if (!queueNames(req.payload).flatMap((n) => [n, deadLetterQueue(n)]).includes(name)) return fieldError('name', 'not a queue of this site')

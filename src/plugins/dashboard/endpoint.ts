@@ -6,6 +6,7 @@
  */
 import type { Endpoint, PayloadRequest } from 'payload'
 
+import { errorResponse } from '../../lib/errorResponse'
 import { dashboardScope, REFUSAL } from './access'
 import { PERIODS, type Period } from './queries'
 import { dashboardData } from './stats'
@@ -15,7 +16,7 @@ export const DASHBOARD_API_PATH = '/dashboard'
 const PRIVATE = { 'cache-control': 'private, no-store' }
 
 function problem(status: number, message: string, field?: string): Response {
-  return Response.json({ errors: [{ message, ...(field ? { field } : {}) }] }, { status, headers: PRIVATE })
+  return errorResponse(status, { message, fields: field ? { [field]: message } : undefined, headers: PRIVATE })
 }
 
 function parsePeriod(value: string | null): Period | undefined {

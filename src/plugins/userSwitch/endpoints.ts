@@ -12,6 +12,7 @@
 import type { Endpoint, PayloadRequest, TypedUser } from 'payload'
 
 import { isCrossSite, readBody } from '../../lib/accountHttp'
+import { errorBody } from '../../lib/errorResponse'
 import { expiredSwitchCookie, signSwitch, switchCookie, type SwitcherSettings } from '../../lib/userSwitch'
 import { isActiveFor, ownerSessionOf, switchedFrom, userCan } from './strategy'
 
@@ -95,7 +96,7 @@ export function userSwitchEndpoints(settings: SwitcherSettings): Endpoint[] {
     const target = Number.isSafeInteger(targetId)
       ? await req.payload.findByID({ collection: 'users', id: targetId, depth: 0, overrideAccess: true, disableErrors: true, req })
       : null
-    if (!target) return answer({ errors: [{ message: 'user: choose an existing user to switch to.', field: 'user' }] }, 400)
+    if (!target) return answer(errorBody('user: choose an existing user to switch to.', { user: 'user: choose an existing user to switch to.' }), 400)
     const cookies: string[] = []
     if (target.id === owner.id) {
       cookies.push(expiredSwitchCookie(secureOf(req)))

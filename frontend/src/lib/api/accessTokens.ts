@@ -5,7 +5,7 @@
  */
 import type { User } from '../../../../src/payload-types'
 import { fieldErrorsOf } from './errors'
-import { accountDelete, accountPost, type AccountReply } from './forms'
+import { accountDelete, accountPost } from './forms'
 import { asVisitor, payload } from './payload'
 
 export type TokenRow = { id: number; name: string; scope: 'read' | 'write'; publicId?: string | null; expiresAt?: string | null; lastUsedAt?: string | null; createdAt: string }
@@ -32,27 +32,19 @@ export type TokenFormResult = {
   revoked?: boolean
 }
 
-function errorsOf(reply: AccountReply): Record<string, string> {
-  const errors = reply.data.errors
-  // Payload's validation answer names each field in data.errors.
-  const fields = Array.isArray(errors) ? (errors[0] as { data?: { errors?: { path: string; message: string }[] } })?.data?.errors : undefined
-  if (fields?.length) return Object.fromEntries(fields.map((e) => [e.path, e.message]))
-  return fieldErrorsOf(reply)
-}
-
 export async function handleTokenForm(form: FormData, request: Request, clientAddress?: string): Promise<TokenFormResult> {
   const values = { name: String(form.get('name') ?? '').trim(), scope: String(form.get('scope') ?? 'read'), expiresAt: String(form.get('expiresAt') ?? '') }
   if (form.get('form') === 'token-revoke') {
     const id = String(form.get('id') ?? '')
     if (!/^\d{1,15}$/.test(id)) return { status: 400, errors: { form: 'Choose a token to revoke.' }, values }
     const reply = await accountDelete(`/access-tokens/${id}`, request, clientAddress)
-    return reply.ok ? { status: 200, errors: {}, values, revoked: true } : { status: reply.status, errors: errorsOf(reply), values }
+    return reply.ok ? { status: 200, errors: {}, values, revoked: true } : { status: reply.status, errors: fieldErrorsOf(reply), values }
   }
   const body: Record<string, string> = { name: values.name, scope: values.scope }
   // A date input gives a day; the token works to the end of it.
   if (values.expiresAt) body.expiresAt = /^\d{4}-\d{2}-\d{2}$/.test(values.expiresAt) ? `${values.expiresAt}T23:59:59.999Z` : values.expiresAt
   const reply = await accountPost('/access-tokens', request, body, clientAddress)
-  if (!reply.ok) return { status: reply.status, errors: errorsOf(reply), values }
+  if (!reply.ok) return { status: reply.status, errors: fieldErrorsOf(reply), values }
   const doc = (reply.data as { doc?: { name: string; token: string } }).doc
   return { status: 201, issued: doc && { name: doc.name, token: doc.token }, errors: {}, values: { name: '', scope: 'read', expiresAt: '' } }
 }

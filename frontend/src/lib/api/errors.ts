@@ -1,21 +1,30 @@
+/**
+ * The site's one reader of the API's error answers. Every endpoint answers in
+ * Payload's shape (src/lib/errorResponse.ts): `{ errors: [{ message }] }`, or
+ * for wrong fields `{ errors: [{ message, data: { errors: [{ path, message }] } }] }`.
+ */
 import type { AccountReply } from './forms'
 
-/** Field messages from an account reply; Payload's own errors (e.g. 429) land on `form`. */
+const FALLBACK = 'Something went wrong. Please try again.'
+
+type ErrorItem = { message?: string; data?: { errors?: { path?: string; message?: string }[] } }
+
+/** An error answer's message and its field messages by path (none when it names no field). */
+export function apiErrorOf(data: AccountReply['data']): { message?: string; fields: Record<string, string> } {
+  const first = (Array.isArray(data.errors) ? data.errors[0] : undefined) as ErrorItem | undefined
+  const fields: Record<string, string> = {}
+  for (const e of first?.data?.errors ?? []) if (e.path && e.message && !(e.path in fields)) fields[e.path] = e.message
+  return { message: first?.message ?? data.message, fields }
+}
+
+/** Field messages to show beside the form's fields; a message about the whole form (e.g. a 429) lands on `form`. */
 export function fieldErrorsOf(reply: AccountReply): Record<string, string> {
-  const { errors, message } = reply.data
-  if (errors && !Array.isArray(errors)) return errors
-  if (Array.isArray(errors) && errors[0]) return { form: errors[0].message }
-  return { form: message ?? 'Something went wrong. Please try again.' }
+  const { message, fields } = apiErrorOf(reply.data)
+  return Object.keys(fields).length > 0 ? fields : { form: message ?? FALLBACK }
 }
 
-
-/** A Payload error answer's first field message ("A reply cannot be empty."), else its message. */
+/** The answer's first field message ("A reply cannot be empty."), else its message. */
 export function firstErrorOf(reply: AccountReply): string {
-  const errors = reply.data.errors
-  if (Array.isArray(errors)) {
-    const first = errors[0] as { message?: string; data?: { errors?: { message?: string }[] } } | undefined
-    return first?.data?.errors?.[0]?.message ?? first?.message ?? 'Something went wrong. Please try again.'
-  }
-  return reply.data.message ?? 'Something went wrong. Please try again.'
+  const { message, fields } = apiErrorOf(reply.data)
+  return Object.values(fields)[0] ?? message ?? FALLBACK
 }
-

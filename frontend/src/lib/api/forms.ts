@@ -10,7 +10,8 @@ import { sitePayload } from '../../../../src/lib/sitePayload'
 export type AccountReply = {
   ok: boolean
   status: number
-  data: { message?: string; errors?: Record<string, string> | { message: string }[]; redirect?: string; [key: string]: unknown }
+  /** The answer's body: on success what the endpoint returns; on failure Payload's error shape (read it with ./errors.ts). */
+  data: { message?: string; errors?: unknown[]; redirect?: string; [key: string]: unknown }
   setCookies: string[]
 }
 
