@@ -73,7 +73,7 @@ describe('the share image', () => {
     ] as const) {
       const reply = await card(published, 'image/png', body)
       expect(reply.status, JSON.stringify(body)).toBe(400)
-      expect(reply.body.errors[0]).toMatchObject({ field })
+      expect(reply.body.errors[0]).toMatchObject({ data: { errors: [{ path: field }] } })
       expect(reply.body.errors[0].message).toMatch(pattern)
     }
   })
