@@ -21,7 +21,7 @@ export class ConfigError extends Error {
 const QUEUE_CONNECTIONS = ['sync', 'pgboss'] as const
 const MAIL_DRIVERS = ['log', 'smtp'] as const
 const MAIL_ENCRYPTIONS = ['null', 'tls', 'ssl'] as const
-/** The sign-in providers (src/lib/oauth/providers.ts): the seven of the original product and a generic OpenID Connect one. */
+/** The sign-in providers (src/plugins/oauth/providers.ts): the seven of the original product and a generic OpenID Connect one. */
 export const OAUTH_PROVIDERS = ['github', 'google', 'gitlab', 'bitbucket', 'facebook', 'twitter', 'linkedin', 'oidc'] as const
 export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number]
 
@@ -144,7 +144,7 @@ const schema = z.object({
 
 export type Env = ReturnType<typeof buildEnv>
 
-/** One provider that is allowed and has its client credentials: what src/lib/oauth needs to run it. */
+/** One provider that is allowed and has its client credentials: what src/plugins/oauth needs to run it. */
 export type OAuthProviderSettings = {
   id: OAuthProviderId
   clientId: string

@@ -1,7 +1,7 @@
 import config from '@payload-config'
 import { getPayload } from 'payload'
 
-import { startSignIn } from '../../../../lib/oauth/flow'
+import { startSignIn } from '../../../../plugins/oauth/flow'
 
 type Context = { params: Promise<{ provider: string }> }
 

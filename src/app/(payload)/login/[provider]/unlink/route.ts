@@ -1,7 +1,7 @@
 import config from '@payload-config'
 import { getPayload } from 'payload'
 
-import { unlinkProvider } from '../../../../../lib/oauth/flow'
+import { unlinkProvider } from '../../../../../plugins/oauth/flow'
 
 /** The profile's "Unlink" button. */
 export async function POST(request: Request, { params }: { params: Promise<{ provider: string }> }): Promise<Response> {

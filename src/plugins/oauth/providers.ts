@@ -9,7 +9,7 @@
  * `_TOKEN_URL`, `_API_URL` or `_ISSUER` (see src/lib/env.ts): a self-hosted
  * GitLab, or the loopback servers of the tests. Nothing else changes with them.
  */
-import type { OAuthProviderId, OAuthProviderSettings } from '../env'
+import type { OAuthProviderId, OAuthProviderSettings } from '../../lib/env'
 
 /** A person as a provider describes them, reduced to what an account needs. */
 export type ProviderProfile = {

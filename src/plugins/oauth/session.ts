@@ -7,7 +7,7 @@
 import { getFieldsToSign, jwtSign, type PayloadRequest } from 'payload'
 import { addSessionToUser } from 'payload/shared'
 
-import { sessionCookie } from '../accountHttp'
+import { sessionCookie } from '../../lib/accountHttp'
 
 export async function sessionCookieFor(req: PayloadRequest, userId: number, secure: boolean): Promise<string> {
   const { payload } = req

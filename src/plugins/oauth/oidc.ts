@@ -8,7 +8,7 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose'
 import { allowInsecureRequests, discovery, type ServerMetadata } from 'openid-client'
 
-import type { OAuthProviderSettings } from '../env'
+import type { OAuthProviderSettings } from '../../lib/env'
 import { ProviderAnswerError, type ProviderProfile } from './providers'
 
 /** The ID token failed a check: a forged, misdirected or replayed token. */

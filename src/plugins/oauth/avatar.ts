@@ -7,7 +7,7 @@
  */
 import type { Payload } from 'payload'
 
-import { avatarFileName, sniffAvatar } from '../avatarImage'
+import { avatarFileName, sniffAvatar } from '../../lib/avatarImage'
 
 async function readCapped(response: Response, maxBytes: number): Promise<Buffer | undefined> {
   if (Number(response.headers.get('content-length') ?? 0) > maxBytes || !response.body) return undefined

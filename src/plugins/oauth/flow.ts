@@ -10,8 +10,8 @@
 import { createLocalReq, type Payload } from 'payload'
 import { generateCookie, parseCookies } from 'payload/shared'
 
-import { getEnv, OAUTH_PROVIDERS, type OAuthProviderId, type OAuthProviderSettings } from '../env'
-import { safeRedirect } from '../safeRedirect'
+import { getEnv, OAUTH_PROVIDERS, type OAuthProviderId, type OAuthProviderSettings } from '../../lib/env'
+import { safeRedirect } from '../../lib/safeRedirect'
 import { linkToUser, signInOrRegister } from './accounts'
 import { importProviderAvatar } from './avatar'
 import { ATTEMPT_TTL_MS, BROWSER_COOKIE, randomToken, takeAttempt, type Attempt } from './attempts'
