@@ -1,7 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { nobody, ownsOr } from '../../src/access'
-import { OAUTH_PROVIDERS } from '../../src/lib/env'
+import { OAUTH_PROVIDERS } from '../../src/plugins/oauth/settings'
 import { keepASignInMethod } from './hooks/keepASignInMethod'
 import { oneIdentityPerProvider } from './hooks/oneIdentityPerProvider'
 

@@ -27,7 +27,14 @@ import { userSwitchPlugin } from './userSwitch'
 export function inkwellPlugins(env: Env): Plugin[] {
   return [
     accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.uploadMaxBytes, verifyEmail: env.verifyEmail, sessionMaxAgeSeconds: env.sessionMaxAgeSeconds }),
-    oauthPlugin(),
+    oauthPlugin({
+      providers: env.oauth.providers,
+      timeoutMs: env.oauth.timeoutMs,
+      secureCookies: env.secureCookies,
+      verifyEmail: env.verifyEmail,
+      baseUrl: env.baseUrl,
+      avatarMaxBytes: env.uploadMaxBytes,
+    }),
     contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     sitePlugin(),
     slugsPlugin({ translate: env.translate }),

@@ -15,7 +15,7 @@ import { REGISTRATION_FORM } from '../../../collections/Users/hooks/registration
 import { siteName } from '../../lib/accountHttp'
 import { verifyEmailMail } from '../../lib/accountMail'
 import { emailProblem, normalEmail } from '../../lib/emailAddress'
-import type { OAuthProviderId } from '../../lib/env'
+import type { OAuthProviderId } from './settings'
 import { randomToken } from './attempts'
 import type { OAuthErrorCode } from './messages'
 import { PROVIDERS, type ProviderProfile } from './providers'

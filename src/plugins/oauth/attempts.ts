@@ -10,7 +10,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 import type { Payload } from 'payload'
 
-import type { OAuthProviderId } from '../../lib/env'
+import type { OAuthProviderId } from './settings'
 
 export const ATTEMPT_TTL_MS = 10 * 60 * 1000
 /** Scoped to the sign-in routes; `__Host-` on https (Secure, no Domain, Path=/ is required by that prefix, so it is not used there). */

@@ -1,6 +1,6 @@
 /**
  * The three sign-in routes, as plain functions of (payload, request) so the
- * Next.js route handlers stay one line and tests call exactly what they call:
+ * route handlers (routes.ts) stay one line and tests call exactly what they call:
  *   GET  /login/<provider>            start a sign-in (?intent=link: link to the signed-in account)
  *   GET  /login/<provider>/callback   finish it: check state, exchange the code, sign in
  *   POST /login/<provider>/unlink     remove a linked provider from the signed-in account
@@ -10,43 +10,25 @@
 import { createLocalReq, type Payload } from 'payload'
 import { generateCookie, parseCookies } from 'payload/shared'
 
-import { getEnv, OAUTH_PROVIDERS, type OAuthProviderId, type OAuthProviderSettings } from '../../lib/env'
 import { safeRedirect } from '../../lib/safeRedirect'
 import { linkToUser, signInOrRegister } from './accounts'
 import { importProviderAvatar } from './avatar'
 import { ATTEMPT_TTL_MS, BROWSER_COOKIE, randomToken, takeAttempt, type Attempt } from './attempts'
 import type { OAuthErrorCode } from './messages'
+import { oauthOptions, type OAuthOptions } from './options'
 import { discover, IdTokenError, profileFromClaims, verifiedIdTokenProfile } from './oidc'
 import { providerDefinition, ProviderAnswerError, type PlainProvider, type ProviderProfile } from './providers'
 import { sessionCookieFor } from './session'
+import { OAUTH_PROVIDERS, type OAuthProviderId, type OAuthProviderSettings } from './settings'
 import { buildStrategy, runStrategy, type ProfileLoader, type StrategyRequest } from './strategy'
 
 const COOKIE_PATH = '/login/'
 const MAX_PROFILE_BYTES = 256 * 1024
 
-type FlowSettings = {
-  providers: OAuthProviderSettings[]
-  timeoutMs: number
-  secureCookies: boolean
-  verifyEmail: boolean
-  baseUrl: string
-  avatarMaxBytes: number
-}
-
-function flowSettings(): FlowSettings {
-  const env = getEnv()
-  return { ...env.oauth, secureCookies: env.secureCookies, verifyEmail: env.verifyEmail, baseUrl: env.baseUrl, avatarMaxBytes: env.uploadMaxBytes }
-}
-
 /** The provider, if the id is one of ours, allowed and configured; anything else is a 404. */
-export function configuredProvider(id: string, settings = flowSettings()): OAuthProviderSettings | undefined {
-  if (!(OAUTH_PROVIDERS as readonly string[]).includes(id)) return undefined
-  return settings.providers.find((p) => p.id === id)
-}
-
-/** The providers to show as buttons: allowed and configured, in the allowed list's order. */
-export function signInProviders(): OAuthProviderId[] {
-  return flowSettings().providers.map((p) => p.id)
+export function configuredProvider(id: string, options: OAuthOptions | undefined): OAuthProviderSettings | undefined {
+  if (!options || !(OAUTH_PROVIDERS as readonly string[]).includes(id)) return undefined
+  return options.providers.find((p) => p.id === id)
 }
 
 const notFound = () => new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
@@ -144,9 +126,9 @@ function strategyRequest(request: Request, browserValue: string | undefined): St
  * this site (Sec-Fetch-Site or Origin), so another site cannot start one.
  */
 export async function startSignIn(payload: Payload, request: Request, providerId: string): Promise<Response> {
-  const flow = flowSettings()
+  const flow = oauthOptions(payload)
   const settings = configuredProvider(providerId, flow)
-  if (!settings) return notFound()
+  if (!flow || !settings) return notFound()
   const linking = new URL(request.url).searchParams.get('intent') === 'link'
   let linkUserId: number | undefined
   if (linking) {
@@ -211,9 +193,9 @@ function classify(error: unknown): OAuthErrorCode {
 
 /** GET /login/<provider>/callback */
 export async function finishSignIn(payload: Payload, request: Request, providerId: string): Promise<Response> {
-  const flow = flowSettings()
+  const flow = oauthOptions(payload)
   const settings = configuredProvider(providerId, flow)
-  if (!settings) return notFound()
+  if (!flow || !settings) return notFound()
   const clearCookie = browserCookie('', flow.secureCookies, 0)
   const query = new URL(request.url).searchParams
   const fail = (code: OAuthErrorCode, linking = false) => redirect(failurePage(code, settings.id, linking), [clearCookie])
@@ -254,7 +236,7 @@ async function completeSignIn(
   provider: OAuthProviderId,
   profile: ProviderProfile,
   attempt: Attempt,
-  flow: FlowSettings,
+  flow: OAuthOptions,
   clearCookie: string,
 ): Promise<Response> {
   if (attempt.linkUserId) {
@@ -288,8 +270,8 @@ async function completeSignIn(
 
 /** POST /login/<provider>/unlink — the collection's hook refuses the last way to sign in. */
 export async function unlinkProvider(payload: Payload, request: Request, providerId: string): Promise<Response> {
-  const flow = flowSettings()
-  if (!(OAUTH_PROVIDERS as readonly string[]).includes(providerId)) return notFound()
+  const flow = oauthOptions(payload)
+  if (!flow || !(OAUTH_PROVIDERS as readonly string[]).includes(providerId)) return notFound()
   if (isCrossSite(request, flow.baseUrl)) return new Response('This form was sent from another site.', { status: 403 })
   const { user } = await payload.auth({ headers: request.headers })
   if (!user || user.collection !== 'users') return redirect('/login?next=/profile')

@@ -4,7 +4,7 @@
  * and the page looks the sentence up, so nothing a provider sends is shown.
  */
 import { PROVIDERS } from './providers'
-import type { OAuthProviderId } from '../../lib/env'
+import type { OAuthProviderId } from './settings'
 
 export const OAUTH_ERRORS = {
   denied: (p: string) => `The sign-in with ${p} was cancelled or refused there. Nothing was changed.`,

@@ -8,7 +8,7 @@
 import { createRemoteJWKSet, jwtVerify } from 'jose'
 import { allowInsecureRequests, discovery, type ServerMetadata } from 'openid-client'
 
-import type { OAuthProviderSettings } from '../../lib/env'
+import type { OAuthProviderSettings } from './settings'
 import { ProviderAnswerError, type ProviderProfile } from './providers'
 
 /** The ID token failed a check: a forged, misdirected or replayed token. */
@@ -35,7 +35,7 @@ export function discover(settings: OAuthProviderSettings, issuer: string, timeou
       const url = new URL(issuer)
       const config = await discovery(url, settings.clientId, settings.clientSecret, undefined, {
         timeout: Math.max(1, Math.ceil(timeoutMs / 1000)),
-        // Plain http is accepted by the configuration only for loopback servers (src/lib/env.ts).
+        // Plain http is accepted by the configuration only for loopback servers (settings.ts).
         execute: url.protocol === 'http:' ? [allowInsecureRequests] : [],
       })
       const metadata = config.serverMetadata()

@@ -6,10 +6,10 @@
  * and how its user API describes a person.
  *
  * Every address can be replaced through `<PROVIDER>_AUTHORIZATION_URL`,
- * `_TOKEN_URL`, `_API_URL` or `_ISSUER` (see src/lib/env.ts): a self-hosted
+ * `_TOKEN_URL`, `_API_URL` or `_ISSUER` (see settings.ts): a self-hosted
  * GitLab, or the loopback servers of the tests. Nothing else changes with them.
  */
-import type { OAuthProviderId, OAuthProviderSettings } from '../../lib/env'
+import type { OAuthProviderId, OAuthProviderSettings } from './settings'
 
 /** A person as a provider describes them, reduced to what an account needs. */
 export type ProviderProfile = {

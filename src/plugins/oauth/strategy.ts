@@ -13,7 +13,7 @@ import type { Socket } from 'node:net'
 import OAuth2Strategy, { type StateStore } from 'passport-oauth2'
 import type { Payload } from 'payload'
 
-import type { OAuthProviderSettings } from '../../lib/env'
+import type { OAuthProviderSettings } from './settings'
 import { randomToken, saveAttempt, takeAttempt, type Attempt, type AttemptCheck } from './attempts'
 import type { ProviderDefinition, ProviderProfile } from './providers'
 
