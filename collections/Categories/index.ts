@@ -1,7 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { publicReadManagedBy } from '../../src/access'
-import { slugField } from '../../src/fields/slug'
+import { slugField } from '../../src/plugins/slugs/slugField'
 
 export const Categories: CollectionConfig = {
   slug: 'categories',

@@ -1,7 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { can } from '../../src/access'
-import { slugField } from '../../src/fields/slug'
+import { slugField } from '../../src/plugins/slugs/slugField'
 
 export const Tags: CollectionConfig = {
   slug: 'tags',

@@ -14,9 +14,9 @@ import type { CollectionAfterChangeHook, CollectionConfig, Config, Plugin } from
 
 import { addJobs } from '../../../jobs/commands'
 import { enqueue } from '../../../jobs/queue'
-import { slugDecision } from '../../fields/slug'
-import type { TranslateOptions } from '../../lib/translate'
+import { slugDecision } from './slugField'
 import { translateSlug, type TranslateSlugData } from './translateSlug'
+import type { TranslateOptions } from './translateToEnglish'
 
 declare module '../../../jobs/definitions' {
   interface JobData {

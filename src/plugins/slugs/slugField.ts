@@ -1,8 +1,8 @@
 import type { CollectionBeforeChangeHook, CollectionSlug, Field, FieldHook, PayloadRequest, TextField } from 'payload'
 
-import { lockTransaction } from '../../hooks/lockTransaction'
-import { isValidSlug, slugify } from '../lib/slug'
-import { serverWritten } from './serverOwned'
+import { lockTransaction } from '../../../hooks/lockTransaction'
+import { serverWritten } from '../../fields/serverOwned'
+import { isValidSlug, slugify } from '../../lib/slug'
 
 /**
  * Where a tracked slug came from: made from the title (`automatic`), replaced

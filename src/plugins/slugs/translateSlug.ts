@@ -9,9 +9,9 @@
  */
 import type { Payload } from 'payload'
 
-import { TRANSLATED_SLUG } from '../../fields/slug'
 import { slugify } from '../../lib/slug'
-import { TranslationError, translateToEnglish, type TranslateOptions } from '../../lib/translate'
+import { TRANSLATED_SLUG } from './slugField'
+import { TranslationError, translateToEnglish, type TranslateOptions } from './translateToEnglish'
 
 export type TranslateSlugData = { articleId: number; title: string }
 
