@@ -2,7 +2,6 @@ import type { CollectionConfig } from 'payload'
 
 import { can, fieldCan, ownsOr } from '../../src/access'
 import { languageField } from '../../src/fields/language'
-import { slugField, slugOriginFields, stampSlugOrigin } from '../../src/plugins/slugs/slugField'
 import { stampOwner } from '../../hooks/stampOwner'
 import { publishedOrOwn } from './access'
 import { defaultFormat } from './defaultFormat'
@@ -39,13 +38,13 @@ export const Articles: CollectionConfig = {
   ],
   endpoints: [previewEndpoint, previewNeedsPost, cardEndpoint, cardForCrawlers],
   hooks: {
-    beforeChange: [stampOwner('author', 'articles.update.any'), stampPublishedAt, renderBody, stampSlugOrigin],
+    beforeChange: [stampOwner('author', 'articles.update.any'), stampPublishedAt, renderBody],
     beforeDelete: [deleteReplies],
   },
   fields: [
     { name: 'title', type: 'text', required: true, maxLength: 200 },
-    slugField('title', {}, { trackOrigin: true }),
-    ...slugOriginFields(),
+    // Added here by plugins: fullText (virtual) by src/plugins/search; slug, slugOrigin and formerSlugs,
+    // made from the title, by src/plugins/slugs.
     {
       name: 'format',
       type: 'select',
