@@ -37,7 +37,11 @@ export function inkwellPlugins(env: Env): Plugin[] {
     }),
     contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     sitePlugin(),
-    slugsPlugin({ translate: env.translate }),
+    // Required: URLs are made of slugs.
+    slugsPlugin({
+      collections: { articles: { from: 'title', trackOrigin: true }, categories: { from: 'name' }, tags: { from: 'name' } },
+      translate: env.translate,
+    }),
     userSwitchPlugin({ debug: env.debug, production: env.production }),
     notificationsPlugin(),
     jobsPlugin({

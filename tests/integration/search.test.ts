@@ -1,5 +1,5 @@
 /**
- * Full-text search (src/lib/search.ts) on the demo seed plus a few articles
+ * Full-text search (src/plugins/search) on the demo seed plus a few articles
  * made for the purpose: Chinese, code identifiers, ranking, the websearch
  * syntax, drafts and scheduled articles, hostile text and hostile queries,
  * the JSON endpoint, the admin's list search and the reindex command.
@@ -7,9 +7,9 @@
 import type { Where } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { reindexSearchCommand } from '../../jobs/reindexSearch'
+import { reindexSearchCommand } from '../../src/plugins/search/reindexSearchCommand'
 import { poolOf } from '../../src/lib/pool'
-import { parseQuery, planOf, searchArticles, SearchQueryError, type SearchResult } from '../../src/lib/search'
+import { parseQuery, planOf, searchArticles, SearchQueryError, type SearchResult } from '../../src/plugins/search/searchArticles'
 import { seedDemo } from '../../src/seed'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser } from './accounts-client'

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { queueOf, syncJobsIdle } from '../../jobs/queue'
-import { baiduSign } from '../../src/lib/translate'
+import { baiduSign } from '../../src/plugins/slugs/translateToEnglish'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser } from '../helpers/restClient'
 import { startTranslationServer, type TranslationServer } from '../helpers/translationServer'

@@ -15,7 +15,7 @@ import { sitePayload } from '../../../src/lib/sitePayload'
 import { getEnv } from '../../../src/lib/env'
 import { PROVIDERS } from '../../../src/plugins/oauth/providers'
 import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../src/payload-types'
-import { searchArticles, SearchQueryError, type SearchResult } from '../../../src/lib/search'
+import { searchArticles, SearchQueryError, type SearchResult } from '../../../src/plugins/search/searchArticles'
 import { publicArticlesWithTag } from '../../../collections/Articles/taggedLists'
 import { displayedViewCounts, viewCounterOf } from '../../../src/lib/views'
 import { switcherActive } from '../../../src/lib/userSwitch'
@@ -331,7 +331,7 @@ export async function latestArticlesWithBody(limit = 20): Promise<Article[]> {
   }))
 }
 
-export type { SearchHit, SearchResult } from '../../../src/lib/search'
+export type { SearchHit, SearchResult } from '../../../src/plugins/search/searchArticles'
 
 /**
  * Full-text search of published articles, the same service GET /api/search

@@ -28,8 +28,8 @@ import type { Payload } from 'payload'
 
 import { sql } from '@payloadcms/db-postgres'
 
-import { poolOf, withLocalSettings } from './pool'
-import { escapeHtml } from './escapeHtml'
+import { poolOf, withLocalSettings } from '../../lib/pool'
+import { escapeHtml } from '../../lib/escapeHtml'
 
 /** Longest query accepted, checked before any other processing. */
 export const MAX_QUERY_LENGTH = 200

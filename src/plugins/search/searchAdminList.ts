@@ -1,6 +1,6 @@
 import type { CollectionBeforeOperationHook, Where } from 'payload'
 
-import { matchingArticleIds } from '../../../src/lib/search'
+import { matchingArticleIds } from './searchArticles'
 
 /** The virtual field the admin's list search (admin.listSearchableFields) queries. */
 export const FULL_TEXT_FIELD = 'fullText'

@@ -1,7 +1,7 @@
 import type { CollectionAfterChangeHook } from 'payload'
 
 import { transactionDb } from '../../../hooks/lockTransaction'
-import { indexArticle, searchDocumentOf } from '../../../src/lib/search'
+import { indexArticle, searchDocumentOf } from './searchArticles'
 
 /**
  * Keeps the article's search row (article_search: status, publish time and

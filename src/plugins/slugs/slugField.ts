@@ -1,32 +1,9 @@
-import type { CollectionBeforeChangeHook, CollectionSlug, Field, FieldHook, PayloadRequest, TextField } from 'payload'
+import type { CollectionBeforeChangeHook, CollectionSlug, Field, FieldHook, TextField } from 'payload'
 
-import { lockTransaction } from '../../hooks/lockTransaction'
-import { isValidSlug, slugify } from '../lib/slug'
-import { serverWritten } from './serverOwned'
-
-/**
- * Where a tracked slug came from: made from the title (`automatic`), replaced
- * by its English translation (`translated`), or typed by an editor (`editor`,
- * never overwritten).
- */
-export type SlugOrigin = 'automatic' | 'translated' | 'editor'
-
-/** What the slug hook decided for one document of a request, read by `stampSlugOrigin`. */
-type SlugDecision = { origin: SlugOrigin | 'kept' }
-
-const DECISIONS = 'inkwellSlugDecisions'
-/** `req.context` key under which the translate-slug job marks its own write: `{ title }` it translated. */
-export const TRANSLATED_SLUG = 'inkwellTranslatedSlug'
-
-function decisions(req: PayloadRequest): Map<string, SlugDecision> {
-  return ((req.context[DECISIONS] as Map<string, SlugDecision> | undefined) ??= new Map())
-}
-const decisionKey = (id: unknown) => (id === undefined || id === null ? 'create' : String(id))
-
-/** The slug the hook decided on for this document in this request ('kept' when it left the slug alone). */
-export function slugDecision(req: PayloadRequest, id: unknown): SlugDecision | undefined {
-  return decisions(req).get(decisionKey(id))
-}
+import { lockTransaction } from '../../../hooks/lockTransaction'
+import { serverWritten } from '../../fields/serverOwned'
+import { isValidSlug, slugify } from '../../lib/slug'
+import { recordSlugDecision, slugDecision, translatedSlugWrite, type SlugDecision, type SlugOrigin } from './slugDecision'
 
 type SlugFieldOptions = {
   /**
@@ -46,7 +23,7 @@ type SlugFieldOptions = {
  */
 export function slugField(sourceField = 'title', overrides: Partial<TextField> = {}, { trackOrigin = false }: SlugFieldOptions = {}): TextField {
   const deriveSlug: FieldHook = async ({ value, data, originalDoc, req, collection }) => {
-    const record = (origin: SlugDecision['origin']) => decisions(req).set(decisionKey(originalDoc?.id), { origin })
+    const record = (origin: SlugDecision['origin']) => recordSlugDecision(req, originalDoc?.id, origin)
     const previous = originalDoc?.slug as string | undefined
     const automatic = trackOrigin && !!originalDoc && originalDoc.slugOrigin !== 'editor'
     const unique = async (base: string) => {
@@ -55,7 +32,7 @@ export function slugField(sourceField = 'title', overrides: Partial<TextField> =
       return uniqueSlug(base, collection.slug as CollectionSlug, originalDoc?.id, req)
     }
 
-    const translation = req.context[TRANSLATED_SLUG] as { title: string } | undefined
+    const translation = translatedSlugWrite(req)
     if (trackOrigin && translation && typeof value === 'string') {
       // The job's write lands only if nobody took the slug over or changed the title meanwhile.
       if (!automatic || originalDoc?.slugOrigin !== 'automatic' || originalDoc?.title !== translation.title) {

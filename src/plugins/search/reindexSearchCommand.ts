@@ -1,15 +1,14 @@
 /**
  * `npm run blog -- reindex-search`: rebuilds every article's search vector
- * (src/lib/search.ts) in batches, oldest id first, with progress. Needed after
+ * (searchArticles.ts) in batches, oldest id first, with progress. Needed after
  * bulk imports that bypass Payload, or a change to how text is indexed; the
  * article hooks keep the index current otherwise. Safe to run on a live site:
  * each batch is one short UPDATE.
  */
 import type { Payload } from 'payload'
 
-import { indexArticles, pool, searchDocumentOf } from '../src/lib/search'
-import type { BlogCommand, CommandIO } from './commands'
-
+import type { BlogCommand, CommandIO } from '../../../jobs/commands'
+import { indexArticles, pool, searchDocumentOf } from './searchArticles'
 
 const BATCH = 250
 
