@@ -71,7 +71,7 @@ export const Articles: CollectionConfig = {
       ],
       admin: {
         position: 'sidebar',
-        components: { Field: '/src/admin/FormatField#FormatField' },
+        components: { Field: '/src/plugins/content/admin/FormatField#FormatField' },
       },
     },
     {
@@ -81,7 +81,7 @@ export const Articles: CollectionConfig = {
       maxLength: 500_000,
       admin: {
         condition: (data) => (data?.format ?? 'markdown') === 'markdown',
-        components: { Field: '/src/admin/MarkdownEditor#MarkdownEditorField' },
+        components: { Field: '/src/plugins/content/admin/MarkdownEditor#MarkdownEditorField' },
       },
     },
     {
