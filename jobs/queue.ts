@@ -10,7 +10,7 @@
  *                           and a dead-letter queue.
  *
  * The mode and the pg-boss instance belong to the Payload instance: the jobs
- * plugin (src/plugins/jobs.ts) attaches them in `onInit` and detaches them on
+ * plugin (src/plugins/jobs) attaches them in `onInit` and detaches them on
  * `payload.destroy()`. They are kept on the instance under a registered symbol,
  * not in a module variable, because hooks may run from the Next bundle's own
  * copy of this module while the instance is shared.

@@ -6,7 +6,7 @@
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
 import { viewCounterOf } from '../src/lib/views'
 import { buildIfStale } from '../src/lib/build'
-import { cjkFontInstalled } from '../src/lib/shareCard'
+import { cjkFontInstalled } from '../src/plugins/content/shareCard'
 import { seedDemo } from '../src/seed'
 import { startWebServer } from '../src/server'
 

@@ -56,7 +56,7 @@ export const Articles: CollectionConfig = {
       ],
       admin: {
         position: 'sidebar',
-        components: { Field: '/src/admin/FormatField#FormatField' },
+        components: { Field: '/src/plugins/content/admin/FormatField#FormatField' },
       },
     },
     {
@@ -66,7 +66,7 @@ export const Articles: CollectionConfig = {
       maxLength: 500_000,
       admin: {
         condition: (data) => (data?.format ?? 'markdown') === 'markdown',
-        components: { Field: '/src/admin/MarkdownEditor#MarkdownEditorField' },
+        components: { Field: '/src/plugins/content/admin/MarkdownEditor#MarkdownEditorField' },
       },
     },
     {

@@ -9,7 +9,7 @@ import { Writable } from 'node:stream'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { hashSecret } from '../../src/lib/accessTokens'
+import { hashSecret } from '../../src/plugins/accessTokens/tokens'
 import { redactCredentials, redactLogValue } from '../../src/lib/redactCredentials'
 import { cli, form, json } from '../helpers/cliClient'
 import { graphqlRequest } from './graphql-client'

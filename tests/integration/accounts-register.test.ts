@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import sharp from 'sharp'
 
-import { CAPTCHA_HEIGHT, CAPTCHA_WIDTH } from '../../src/lib/captcha'
+import { CAPTCHA_HEIGHT, CAPTCHA_WIDTH } from '../../src/plugins/accounts/captcha'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, captchaAnswer, validUser } from './accounts-client'
 

@@ -8,7 +8,7 @@ import { commitTransaction, createLocalReq, initTransaction, killTransaction } f
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { queueOf } from '../../jobs/queue'
-import { loadQueueConsole } from '../../src/admin/QueueConsole/data'
+import { loadQueueConsole } from '../../src/plugins/jobs/admin/queueConsoleData'
 import { startQueue } from '../../jobs/worker'
 import { getEnv } from '../../src/lib/env'
 import { createTestPayload, type TestPayload } from '../helpers/payload'

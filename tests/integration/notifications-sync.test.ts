@@ -95,7 +95,7 @@ describe('notify the article author (sync)', () => {
 
 describe('queue console in sync mode', () => {
   it('has no queue to monitor', async () => {
-    const { loadQueueConsole } = await import('../../src/admin/QueueConsole/data')
+    const { loadQueueConsole } = await import('../../src/plugins/jobs/admin/queueConsoleData')
     expect(await loadQueueConsole(t.payload)).toEqual({ mode: 'sync' })
   })
 })

@@ -18,7 +18,7 @@ import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } fr
 import { searchArticles, SearchQueryError, type SearchResult } from '../../../src/plugins/search/searchArticles'
 import { publicArticlesWithTag } from '../../../collections/Articles/taggedLists'
 import { displayedViewCounts, viewCounterOf } from '../../../src/lib/views'
-import { switcherActive } from '../../../src/lib/userSwitch'
+import { switcherActive } from '../../../src/plugins/userSwitch/switchCookie'
 import { lookUpUnsubscribe as lookUpUnsubscribeOn, unsubscribeByToken as unsubscribeOn } from '../../../src/plugins/notifications/unsubscribe'
 
 export { counted } from '../../../src/lib/counted'

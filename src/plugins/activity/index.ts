@@ -151,10 +151,10 @@ function withScheduledNotice(collection: CollectionConfig): CollectionConfig {
   const fields = collection.fields.flatMap((field): Field[] => {
     if (!('name' in field)) return [field]
     if (field.name === 'status' && field.type === 'select') {
-      return [{ ...field, admin: { ...field.admin, components: { ...field.admin?.components, Cell: '/src/admin/ScheduledNotice#StatusCell' } } }]
+      return [{ ...field, admin: { ...field.admin, components: { ...field.admin?.components, Cell: '/src/plugins/activity/admin/ScheduledNotice#StatusCell' } } }]
     }
     if (field.name === 'publishedAt') {
-      return [field, { name: 'scheduledNotice', type: 'ui', admin: { position: 'sidebar', components: { Field: '/src/admin/ScheduledNotice#ScheduledNotice' } } }]
+      return [field, { name: 'scheduledNotice', type: 'ui', admin: { position: 'sidebar', components: { Field: '/src/plugins/activity/admin/ScheduledNotice#ScheduledNotice' } } }]
     }
     return [field]
   })

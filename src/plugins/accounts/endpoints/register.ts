@@ -11,7 +11,7 @@ import {
   validationFieldErrors,
   type FieldErrors,
 } from '../../../lib/accountHttp'
-import { CAPTCHA_COOKIE, checkCaptcha } from '../../../lib/captcha'
+import { CAPTCHA_COOKIE, checkCaptcha } from '../captcha'
 import { emailProblem, normalEmail } from '../../../lib/emailAddress'
 import { passwordProblem, spendPasswordCheckTime } from '../../../lib/password'
 import { limitByIp } from '../../../lib/rateLimit'

@@ -16,12 +16,12 @@ import { EventEmitter } from 'node:events'
 
 import type { Config, Payload, Plugin } from 'payload'
 
-import { installAfterCommit } from '../../jobs/afterCommit'
-import { addSchedules } from '../../jobs/commands'
-import { pruneScheduleRuns } from '../../jobs/pruneScheduleRuns'
-import { attachQueue } from '../../jobs/queue'
-import { startQueue, type QueueOptions } from '../../jobs/worker'
-import { queueConsoleAdmin } from '../admin/QueueConsole/config'
+import { installAfterCommit } from '../../../jobs/afterCommit'
+import { addSchedules } from '../../../jobs/commands'
+import { pruneScheduleRuns } from '../../../jobs/pruneScheduleRuns'
+import { attachQueue } from '../../../jobs/queue'
+import { startQueue, type QueueOptions } from '../../../jobs/worker'
+import { queueConsoleAdmin } from './admin/queueConsoleAdmin'
 
 export type JobsOptions = QueueOptions & { syncRetryScale: number }
 

@@ -12,7 +12,7 @@ import {
   type Plugin,
 } from 'payload'
 
-import { AccessTokens } from '../../collections/AccessTokens'
+import { AccessTokens } from '../../../collections/AccessTokens'
 import {
   isReadOnlyToken,
   parseToken,
@@ -22,7 +22,7 @@ import {
   secretMatches,
   TOKEN_STRATEGY,
   type TokenScope,
-} from '../lib/accessTokens'
+} from './tokens'
 
 /** Last-used times are written at most this often per token, not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000

@@ -11,8 +11,8 @@
  */
 import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, CollectionConfig, Config, GlobalAfterChangeHook, Plugin } from 'payload'
 
-import { publishInvalidation } from '../lib/cacheBus'
-import { relationId } from '../lib/relationId'
+import { publishInvalidation } from '../../lib/cacheBus'
+import { relationId } from '../../lib/relationId'
 
 type Doc = Record<string, unknown> & { id: number }
 type TagsOf = (doc: Doc, previous?: Doc) => string[]

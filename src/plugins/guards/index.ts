@@ -1,9 +1,9 @@
 import type { CollectionConfig, Config, GlobalConfig, Plugin } from 'payload'
 
-import { requireDocumentBody, requireNumericId, wordClientErrors } from '../../hooks/clientErrors'
-import { guardSortPaths } from '../../hooks/guardSortPaths'
-import { refuseForbiddenCharacters, refuseForbiddenCharactersInGlobal } from '../../hooks/refuseForbiddenCharacters'
-import { authSecretFields, timestampFields } from '../fields/serverOwned'
+import { requireDocumentBody, requireNumericId, wordClientErrors } from '../../../hooks/clientErrors'
+import { guardSortPaths } from '../../../hooks/guardSortPaths'
+import { refuseForbiddenCharacters, refuseForbiddenCharactersInGlobal } from '../../../hooks/refuseForbiddenCharacters'
+import { authSecretFields, timestampFields } from '../../fields/serverOwned'
 
 /**
  * Rules every collection obeys, whoever added it, applied once here:

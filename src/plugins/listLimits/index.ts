@@ -5,7 +5,7 @@
  */
 import type { Config, Plugin } from 'payload'
 
-import { capListLimit } from '../../hooks/capListLimit'
+import { capListLimit } from '../../../hooks/capListLimit'
 
 export const listLimitsPlugin = (): Plugin => (config: Config): Config => ({
   ...config,

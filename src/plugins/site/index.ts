@@ -1,9 +1,9 @@
 import type { Config, Plugin } from 'payload'
 
-import { Links } from '../../collections/Links'
-import { SiteSettings } from '../globals/SiteSettings'
-import { readActiveUsers } from '../lib/activeUsers'
-import { addToConfig } from './addToConfig'
+import { Links } from '../../../collections/Links'
+import { SiteSettings } from '../../globals/SiteSettings'
+import { readActiveUsers } from '../../lib/activeUsers'
+import { addToConfig } from '../addToConfig'
 
 /** Site-wide pieces: settings, friendly links and the active-users list. */
 export const sitePlugin = (): Plugin => (config: Config): Config => {

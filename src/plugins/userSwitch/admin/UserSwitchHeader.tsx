@@ -1,16 +1,16 @@
 /**
  * The user switcher in the admin header: the "Viewing as … — switch back"
  * banner while switched, else a small picker for holders of users.switch.
- * Rendered only where the switcher is active (see src/lib/userSwitch.ts);
+ * Rendered only where the switcher is active (see ../switchCookie.ts);
  * everywhere else this renders nothing at all.
  */
 import { headers } from 'next/headers'
 import type { ServerProps, TypedUser } from 'payload'
 import React from 'react'
 
-import { getEnv } from '../../lib/env'
-import { switcherActive } from '../../lib/userSwitch'
-import { switchedFrom, userCan } from '../../plugins/userSwitch/strategy'
+import { getEnv } from '../../../lib/env'
+import { switcherActive } from '../switchCookie'
+import { switchedFrom, userCan } from '../strategy'
 import { UserSwitchPanel } from './UserSwitchPanel'
 
 export async function UserSwitchHeader({ payload, user }: ServerProps) {

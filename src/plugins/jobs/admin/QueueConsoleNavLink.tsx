@@ -4,7 +4,7 @@ import type { ServerProps } from 'payload'
 import { createLocalReq } from 'payload'
 import React from 'react'
 
-import { mayMonitorQueue, QUEUE_CONSOLE_PATH } from './data'
+import { mayMonitorQueue, QUEUE_CONSOLE_PATH } from './queueConsoleData'
 
 export async function QueueConsoleNavLink({ payload, user }: ServerProps) {
   if (!user) return null

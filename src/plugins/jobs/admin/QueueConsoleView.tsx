@@ -15,7 +15,7 @@ import { DefaultTemplate } from '@payloadcms/next/templates'
 import { redirect } from 'next/navigation'
 import React from 'react'
 
-import { JOB_STATES, loadQueueConsole, QUEUE_CONSOLE_ACTION_PATH, QUEUE_CONSOLE_PATH, queueConsoleAccess, signInURL } from './data'
+import { JOB_STATES, loadQueueConsole, QUEUE_CONSOLE_ACTION_PATH, QUEUE_CONSOLE_PATH, queueConsoleAccess, signInURL } from './queueConsoleData'
 
 const cell: React.CSSProperties = { border: '1px solid var(--theme-elevation-150)', padding: '0.35rem 0.6rem', textAlign: 'left', verticalAlign: 'top' }
 const number: React.CSSProperties = { ...cell, textAlign: 'right', fontVariantNumeric: 'tabular-nums' }
