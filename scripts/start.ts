@@ -4,7 +4,7 @@
  * demo content into an empty development database, then serves.
  */
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
-import { viewCounterOf } from '../src/lib/views'
+import { viewCounterOf } from '../src/plugins/activity/views'
 import { buildIfStale } from '../src/lib/build'
 import { cjkFontInstalled } from '../src/lib/shareCard'
 import { seedDemo } from '../src/seed'

@@ -2,7 +2,7 @@ import type { Config, Plugin } from 'payload'
 
 import { Links } from '../../collections/Links'
 import { SiteSettings } from '../globals/SiteSettings'
-import { readActiveUsers } from '../lib/activeUsers'
+import { readActiveUsers } from './activity/activeUsers'
 import { addToConfig } from './addToConfig'
 
 /** Site-wide pieces: settings, friendly links and the active-users list. */

@@ -26,7 +26,7 @@ import { LRUCache } from 'lru-cache'
 
 import { onInvalidate } from '../lib/cacheBus'
 import { runRender, type RenderState } from '../lib/renderContext'
-import { shouldCountView, type ViewCounter } from '../lib/views'
+import { shouldCountView, type ViewCounter } from '../plugins/activity/views'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown
 

@@ -9,7 +9,7 @@ import zlib from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { reportSwallowedError } from '../../src/lib/renderContext'
-import { BatchedViewCounter } from '../../src/lib/views'
+import { BatchedViewCounter } from '../../src/plugins/activity/views'
 import { cacheKeyOf, isCacheable, negotiateEncoding, RenderCache, renderPage } from '../../src/server/renderCache'
 
 type Page = { status?: number; headers?: Record<string, string>; body?: string; swallow?: boolean }

@@ -11,13 +11,13 @@
 import type { AuthStrategy, CollectionConfig, Config, Field, FieldHook, Payload, Plugin } from 'payload'
 
 import { addSchedules, type BlogSchedule } from '../../../jobs/commands'
-import { calculateActiveUsers } from '../../lib/activeUsers'
+import { calculateActiveUsers } from './activeUsers'
 import { announceInvalidation } from '../../lib/cacheBus'
-import { dayIn } from '../../lib/day'
-import { installLastActive, lastActiveTime, LastActiveRecorder, postgresActivitySink, redisActivitySink, syncLastActiveToDatabase } from '../../lib/lastActive'
+import { dayIn } from './day'
+import { installLastActive, lastActiveTime, LastActiveRecorder, postgresActivitySink, redisActivitySink, syncLastActiveToDatabase } from './lastActive'
 import { poolOf } from '../../lib/pool'
 import { connectRedis, whenReady } from '../../lib/redis'
-import { BatchedViewCounter, installViewCounter, postgresViewWriter, redisViewSink, syncViewsToDatabase } from '../../lib/views'
+import { BatchedViewCounter, installViewCounter, postgresViewWriter, redisViewSink, syncViewsToDatabase } from './views'
 import { publishScheduled } from './publishScheduled'
 
 export type ActivityOptions = { redisUrl?: string; redisKeyPrefix: string; redisTimeoutMs: number; timeZone: string }

@@ -17,7 +17,7 @@ import type { Redis } from 'ioredis'
 import type { Payload } from 'payload'
 
 import { dayIn } from './day'
-import { BEGIN_SYNC_LUA, boundedRead, keysOf, readInflight } from './redis'
+import { BEGIN_SYNC_LUA, boundedRead, keysOf, readInflight } from '../../lib/redis'
 
 /** At most one recorded touch per user per this interval. */
 export const TOUCH_INTERVAL_MS = 60_000

@@ -6,7 +6,7 @@ import { LRUCache } from 'lru-cache'
 import type { Payload } from 'payload'
 
 import { dayIn } from './day'
-import { BEGIN_SYNC_LUA, boundedRead, dayOfInflight, keysOf, readInflight } from './redis'
+import { BEGIN_SYNC_LUA, boundedRead, dayOfInflight, keysOf, readInflight } from '../../lib/redis'
 
 /**
  * Article view counting without a write per view on a page's path: hits are
