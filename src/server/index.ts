@@ -136,7 +136,7 @@ export async function startWebServer(
       }
     } else if (!astro!.staticFiles.has(pathname)) {
       const key = cache && isCacheable(req) ? cacheKeyOf(req.url ?? '/') : null
-      const rendering = key ? cache!.serve(req, res, key, handler) : renderPage(req, res, handler)
+      const rendering = key ? cache!.serve(req, res, key, handler) : renderPage(req, res, handler, { views })
       return void rendering.catch((error) => internalError(res, error, log))
     }
     try {

@@ -17,7 +17,7 @@ import { PROVIDERS } from '../../../src/lib/oauth/providers'
 import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../src/payload-types'
 import { searchArticles, SearchQueryError, type SearchResult } from '../../../src/lib/search'
 import { publicArticlesWithTag } from '../../../collections/Articles/taggedLists'
-import { displayedViewCounts, viewCounterOf } from '../../../src/plugins/activity/views'
+import { displayedViewCounts } from '../../../src/plugins/activity/views'
 import { switcherActive } from '../../../src/lib/userSwitch'
 import { lookUpUnsubscribe as lookUpUnsubscribeOn, unsubscribeByToken as unsubscribeOn } from '../../../src/plugins/notifications/unsubscribe'
 
@@ -275,11 +275,6 @@ export async function getUser(id: number): Promise<User | null> {
 /** The view counts to show (database + Redis + not yet written), by article id: src/plugins/activity/views.ts displayedViewCounts. */
 export function viewCounts(articles: Pick<Article, 'id' | 'viewCount'>[]): Promise<Map<number, number>> {
   return displayedViewCounts(payload(), articles)
-}
-
-/** Counts one reader's view of an article (in memory; written in the background). */
-export function countView(articleId: number): void {
-  viewCounterOf(payload())?.hit(articleId)
 }
 
 export async function getActiveUsers(): Promise<ActiveUsers> {
