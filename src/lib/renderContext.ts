@@ -8,8 +8,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 
 export type RenderState = {
-  /** Rendered for the cache: the cache counts the views it serves, the page must not. */
-  forCache: boolean
   /** Something failed and the page shows less than it should: never store it. */
   swallowedError: boolean
 }

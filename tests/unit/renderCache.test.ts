@@ -9,7 +9,7 @@ import zlib from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { reportSwallowedError } from '../../src/lib/renderContext'
-import { BatchedViewCounter } from '../../src/lib/views'
+import { BatchedViewCounter } from '../../src/plugins/activity/views'
 import { cacheKeyOf, isCacheable, negotiateEncoding, RenderCache, renderPage } from '../../src/server/renderCache'
 
 type Page = { status?: number; headers?: Record<string, string>; body?: string; swallow?: boolean }
@@ -33,10 +33,10 @@ afterEach(async () => {
   servers = []
 })
 
-async function serve(cache: RenderCache, handler: ReturnType<typeof astroLike>): Promise<string> {
+async function serve(cache: RenderCache, handler: ReturnType<typeof astroLike>, views?: BatchedViewCounter): Promise<string> {
   const server = http.createServer((req, res) => {
     const key = isCacheable(req) ? cacheKeyOf(req.url!) : null
-    void (key ? cache.serve(req, res, key, handler) : renderPage(req, res, handler))
+    void (key ? cache.serve(req, res, key, handler) : renderPage(req, res, handler, { views }))
   })
   servers.push(server)
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -205,20 +205,31 @@ describe('RenderCache', () => {
     cache.close()
   })
 
-  it('counts a view per GET by a person: not HEAD, prefetches or crawlers', async () => {
+  it('counts a view per GET by a person, cached or not: not HEAD, prefetches, crawlers or other statuses', async () => {
     const views = new BatchedViewCounter(async () => {}, { intervalMs: 60_000 })
     const cache = newCache({ views })
-    const base = await serve(cache, astroLike({ '/articles/7/hello': { headers: { 'x-inkwell-views': '7' } } }, []))
+    const pages = { '/articles/7/hello': { headers: { 'x-inkwell-views': '7' } }, '/articles/7/gone': { status: 410, headers: { 'x-inkwell-views': '7' } } }
+    const base = await serve(cache, astroLike(pages, []), views)
     const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' }
     for (let i = 0; i < 5; i++) await get(`${base}/articles/7/hello`, browser)
     await get(`${base}/articles/7/hello`, browser, 'HEAD')
     await get(`${base}/articles/7/hello`, { ...browser, 'sec-purpose': 'prefetch' })
     await get(`${base}/articles/7/hello`, { ...browser, purpose: 'prefetch' })
     await get(`${base}/articles/7/hello`, { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' })
+    await get(`${base}/articles/7/gone`, browser)
     expect(views.total(7)).toBe(5)
-    const answer = await get(`${base}/articles/7/hello`, browser)
-    expect(answer.headers['x-inkwell-views']).toBeUndefined()
-    expect(answer.headers['x-cache-tags']).toBeUndefined()
+    // Signed in: rendered for this reader alone, outside the cache, and counted the same way.
+    const signedIn = { ...browser, cookie: 'payload-token=x' }
+    for (let i = 0; i < 3; i++) await get(`${base}/articles/7/hello`, signedIn)
+    await get(`${base}/articles/7/hello`, signedIn, 'HEAD')
+    await get(`${base}/articles/7/hello`, { ...signedIn, 'sec-purpose': 'prefetch' })
+    await get(`${base}/articles/7/gone`, signedIn)
+    expect(views.total(7)).toBe(8)
+    for (const headers of [browser, signedIn]) {
+      const answer = await get(`${base}/articles/7/hello`, headers)
+      expect(answer.headers['x-inkwell-views']).toBeUndefined()
+      expect(answer.headers['x-cache-tags']).toBeUndefined()
+    }
     await views.stop()
     cache.close()
   })

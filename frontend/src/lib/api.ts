@@ -9,7 +9,7 @@
  */
 import type { Payload, Where } from 'payload'
 
-import { readActiveUsers, type ActiveUsers } from '../../../src/lib/activeUsers'
+import { readActiveUsers, type ActiveUsers } from '../../../src/plugins/activity/activeUsers'
 import { onInvalidate } from '../../../src/lib/cacheBus'
 import { sitePayload } from '../../../src/lib/sitePayload'
 import { getEnv } from '../../../src/lib/env'
@@ -17,7 +17,7 @@ import { PROVIDERS } from '../../../src/plugins/oauth/providers'
 import type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../src/payload-types'
 import { searchArticles, SearchQueryError, type SearchResult } from '../../../src/plugins/search/searchArticles'
 import { publicArticlesWithTag } from '../../../collections/Articles/taggedLists'
-import { displayedViewCounts, viewCounterOf } from '../../../src/lib/views'
+import { displayedViewCounts } from '../../../src/plugins/activity/views'
 import { switcherActive } from '../../../src/plugins/userSwitch/switchCookie'
 import { lookUpUnsubscribe as lookUpUnsubscribeOn, unsubscribeByToken as unsubscribeOn } from '../../../src/plugins/notifications/unsubscribe'
 
@@ -272,14 +272,9 @@ export async function getUser(id: number): Promise<User | null> {
   })) as User | null
 }
 
-/** The view counts to show (database + Redis + not yet written), by article id: src/lib/views.ts displayedViewCounts. */
+/** The view counts to show (database + Redis + not yet written), by article id: src/plugins/activity/views.ts displayedViewCounts. */
 export function viewCounts(articles: Pick<Article, 'id' | 'viewCount'>[]): Promise<Map<number, number>> {
   return displayedViewCounts(payload(), articles)
-}
-
-/** Counts one reader's view of an article (in memory; written in the background). */
-export function countView(articleId: number): void {
-  viewCounterOf(payload())?.hit(articleId)
 }
 
 export async function getActiveUsers(): Promise<ActiveUsers> {

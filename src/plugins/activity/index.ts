@@ -1,6 +1,7 @@
 /**
  * Activity: article view counts, last-active times, the active-users list
- * and scheduled publishing, with their four commands and schedules.
+ * (and its GET /api/active-users) and scheduled publishing, with their four
+ * commands and schedules.
  *
  * At init every Payload instance gets a view counter and a last-active
  * recorder (Redis when REDIS_URL is set, PostgreSQL otherwise, same
@@ -11,13 +12,13 @@
 import type { AuthStrategy, CollectionConfig, Config, Field, FieldHook, Payload, Plugin } from 'payload'
 
 import { addSchedules, type BlogSchedule } from '../../../jobs/commands'
-import { calculateActiveUsers } from '../../lib/activeUsers'
+import { activeUsersEndpoint, calculateActiveUsers } from './activeUsers'
 import { announceInvalidation } from '../../lib/cacheBus'
-import { dayIn } from '../../lib/day'
-import { installLastActive, lastActiveTime, LastActiveRecorder, postgresActivitySink, redisActivitySink, syncLastActiveToDatabase } from '../../lib/lastActive'
+import { dayIn } from './day'
+import { installLastActive, lastActiveTime, LastActiveRecorder, postgresActivitySink, redisActivitySink, syncLastActiveToDatabase } from './lastActive'
 import { poolOf } from '../../lib/pool'
 import { connectRedis, whenReady } from '../../lib/redis'
-import { BatchedViewCounter, installViewCounter, postgresViewWriter, redisViewSink, syncViewsToDatabase } from '../../lib/views'
+import { BatchedViewCounter, installViewCounter, postgresViewWriter, redisViewSink, syncViewsToDatabase } from './views'
 import { publishScheduled } from './publishScheduled'
 
 export type ActivityOptions = { redisUrl?: string; redisKeyPrefix: string; redisTimeoutMs: number; timeZone: string }
@@ -164,7 +165,7 @@ function withScheduledNotice(collection: CollectionConfig): CollectionConfig {
 export const activityPlugin =
   (options: ActivityOptions): Plugin =>
   (config: Config): Config => {
-    const withSchedules = addSchedules(config, schedules(options))
+    const withSchedules = addSchedules({ ...config, endpoints: [...(config.endpoints ?? []), activeUsersEndpoint] }, schedules(options))
     return {
       ...withSchedules,
       collections: (withSchedules.collections ?? []).map(withLastActiveShown).map(withScheduledNotice),

@@ -5,8 +5,10 @@ import type { Redis } from 'ioredis'
 import { LRUCache } from 'lru-cache'
 import type { Payload } from 'payload'
 
+import { dayHashKeys, finishSyncLua, readBeside, syncDayHashes } from './dayHashes'
 import { dayIn } from './day'
-import { BEGIN_SYNC_LUA, boundedRead, dayOfInflight, keysOf, readInflight } from './redis'
+import { payloadSlot } from './payloadSlot'
+import { SerialFlush } from './serialFlush'
 
 /**
  * Article view counting without a write per view on a page's path: hits are
@@ -92,9 +94,7 @@ export class BatchedViewCounter implements ViewCounter {
   /** Batches made but not yet confirmed written, oldest first; retried unchanged. */
   private unsent: ViewBatch[] = []
   private pendingCount = 0
-  private flushing: Promise<void> = Promise.resolve()
-  private queued: Promise<void> | undefined
-  private timer: NodeJS.Timeout
+  private flusher: SerialFlush
   private sink: ViewSink
 
   constructor(
@@ -108,8 +108,7 @@ export class BatchedViewCounter implements ViewCounter {
     } = {},
   ) {
     this.sink = typeof writer === 'function' ? { write: writer } : writer
-    this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 5_000)
-    this.timer.unref()
+    this.flusher = new SerialFlush(() => this.flushOnce(), options.intervalMs ?? 5_000)
   }
 
   hit(articleId: number): void {
@@ -118,7 +117,7 @@ export class BatchedViewCounter implements ViewCounter {
     if (!counts) this.pendingHits.set(day, (counts = new Map()))
     counts.set(articleId, (counts.get(articleId) ?? 0) + 1)
     this.totals.set(articleId, (this.totals.get(articleId) ?? 0) + 1)
-    if (++this.pendingCount >= (this.options.maxPending ?? 5_000) && !this.queued) void this.flush()
+    if (++this.pendingCount >= (this.options.maxPending ?? 5_000) && !this.flusher.waiting) void this.flush()
   }
 
   total(articleId: number): number {
@@ -138,20 +137,9 @@ export class BatchedViewCounter implements ViewCounter {
     return this.sink.unsynced?.(articleIds) ?? Promise.resolve(new Map())
   }
 
-  /**
-   * Flushes run one at a time; hits arriving meanwhile wait for the next one.
-   * Calls made while one is already waiting to start share it, so a stream of
-   * hits during an outage queues one flush, not one per hit.
-   */
+  /** One at a time (see SerialFlush); hits arriving meanwhile wait for the next one. */
   flush(): Promise<void> {
-    if (!this.queued) {
-      this.queued = this.flushing.then(() => {
-        this.queued = undefined
-        return this.flushOnce()
-      })
-      this.flushing = this.queued
-    }
-    return this.queued
+    return this.flusher.flush()
   }
 
   private async flushOnce(): Promise<void> {
@@ -178,9 +166,8 @@ export class BatchedViewCounter implements ViewCounter {
     return true
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer)
-    await this.flush()
+  stop(): Promise<void> {
+    return this.flusher.stop()
   }
 }
 
@@ -231,19 +218,13 @@ return 1`
 /**
  * After a synced batch is in PostgreSQL: take exactly its views off the
  * unsynced totals (views that arrived since stay), and forget it.
- * KEYS: in-flight hash, unsynced totals, set of in-flight keys.
  */
-const FINISH_VIEWS_SYNC_LUA = `
-local synced = redis.call('HGETALL', KEYS[1])
-for i = 1, #synced, 2 do
-  if redis.call('HINCRBY', KEYS[2], synced[i], -tonumber(synced[i + 1])) <= 0 then redis.call('HDEL', KEYS[2], synced[i]) end
-end
-redis.call('DEL', KEYS[1])
-redis.call('SREM', KEYS[3], KEYS[1])
-return #synced / 2`
+const FINISH_VIEWS_SYNC_LUA = finishSyncLua(
+  `  if redis.call('HINCRBY', KEYS[2], synced[i], -tonumber(synced[i + 1])) <= 0 then redis.call('HDEL', KEYS[2], synced[i]) end`,
+)
 
 export function viewKeys(prefix: string) {
-  const keys = keysOf(prefix, 'views')
+  const keys = dayHashKeys(prefix, 'views')
   return { ...keys, unsynced: `${keys.base}unsynced`, marker: (id: string) => `${keys.base}batch:${id}` }
 }
 
@@ -266,8 +247,8 @@ export function redisViewSink({ redis, prefix, readTimeoutMs }: RedisViewSinkOpt
     },
     async unsynced(articleIds) {
       if (articleIds.length === 0) return new Map()
-      const values = await boundedRead(redis, (r) => r.hmget(keys.unsynced, ...articleIds.map(String)), readTimeoutMs, undefined)
-      if (values) articleIds.forEach((id, i) => lastKnown.set(id, Number(values[i] ?? 0)))
+      const values = await readBeside(redis, keys.unsynced, articleIds, readTimeoutMs)
+      if (values) articleIds.forEach((id, i) => lastKnown.set(id, values[i]!))
       // Bounded memory: the last values are a convenience, not a record.
       if (lastKnown.size > 50_000) lastKnown.clear()
       return new Map(articleIds.map((id) => [id, lastKnown.get(id) ?? 0]))
@@ -276,13 +257,9 @@ export function redisViewSink({ redis, prefix, readTimeoutMs }: RedisViewSinkOpt
 }
 
 /**
- * `sync-article-view-count`: Redis → PostgreSQL, then exactly what was synced
- * is cleared. Three steps, each safe to repeat after a crash:
- *  1. the day hashes are renamed to in-flight keys (atomic; new views start a fresh hash);
- *  2. each in-flight hash is applied with its key as batch id (at most once);
- *  3. its views leave the unsynced totals and the key is deleted (atomic).
- * A rerun finds either nothing, or in-flight keys left by a crash: step 2
- * skips what was applied, step 3 finishes.
+ * `sync-article-view-count`: the day hashes to PostgreSQL (see syncDayHashes),
+ * each applied with its in-flight key as batch id, so at most once; then its
+ * views leave the unsynced totals.
  */
 export async function syncViewsToDatabase(
   redis: Redis,
@@ -291,34 +268,27 @@ export async function syncViewsToDatabase(
   progress: (done: number, total: number) => void = () => {},
 ): Promise<{ days: number; articles: number; views: number }> {
   const keys = viewKeys(prefix)
-  await redis.eval(BEGIN_SYNC_LUA, 2, keys.days, keys.inflights, keys.base, randomUUID())
-  const inflight = (await redis.smembers(keys.inflights)).sort()
+  const synced = await syncDayHashes(
+    redis,
+    keys,
+    { apply: (counts, { key, day }) => applyViewBatch(db, { id: key, day, counts }), finishLua: FINISH_VIEWS_SYNC_LUA, beside: keys.unsynced },
+    progress,
+  )
   let articles = 0
   let views = 0
-  for (const [i, key] of inflight.entries()) {
-    const counts = await readInflight(redis, key)
-    await applyViewBatch(db, { id: key, day: dayOfInflight(key), counts })
-    await redis.eval(FINISH_VIEWS_SYNC_LUA, 3, key, keys.unsynced, keys.inflights)
+  for (const counts of synced) {
     articles += counts.size
     for (const n of counts.values()) views += n
-    progress(i + 1, inflight.length)
   }
-  return { days: inflight.length, articles, views }
+  return { days: synced.length, articles, views }
 }
 
 // ---- The process's counter -------------------------------------------------------
 
-const COUNTER = Symbol.for('inkwell.viewCounter')
-type WithCounter = { [COUNTER]?: ViewCounter }
-
 /** The view counter of a Payload instance (the activity plugin installs it at init). */
-export function installViewCounter(payload: Payload, counter: ViewCounter): void {
-  ;(payload as unknown as WithCounter)[COUNTER] = counter
-}
-
-export function viewCounterOf(payload: Payload): ViewCounter | undefined {
-  return (payload as unknown as WithCounter)[COUNTER]
-}
+const counterSlot = payloadSlot<ViewCounter>('inkwell.viewCounter')
+export const installViewCounter = counterSlot.install
+export const viewCounterOf = counterSlot.of
 
 /**
  * The view counts to show, by article id: the database's value, plus views

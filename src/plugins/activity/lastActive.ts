@@ -11,13 +11,13 @@
  *
  * Writes keep the later time (max), so a retried or repeated flush changes nothing.
  */
-import { randomUUID } from 'node:crypto'
-
 import type { Redis } from 'ioredis'
 import type { Payload } from 'payload'
 
+import { dayHashKeys, finishSyncLua, readBeside, syncDayHashes } from './dayHashes'
 import { dayIn } from './day'
-import { BEGIN_SYNC_LUA, boundedRead, keysOf, readInflight } from './redis'
+import { payloadSlot } from './payloadSlot'
+import { SerialFlush } from './serialFlush'
 
 /** At most one recorded touch per user per this interval. */
 export const TOUCH_INTERVAL_MS = 60_000
@@ -32,15 +32,13 @@ export type ActivitySink = {
 export class LastActiveRecorder {
   private lastTouch = new Map<number, number>()
   private pending = new Map<number, number>()
-  private flushing: Promise<void> = Promise.resolve()
-  private timer: NodeJS.Timeout
+  private flusher: SerialFlush
 
   constructor(
     private sink: ActivitySink,
     private options: { intervalMs?: number; timeZone?: string; onError?: (error: unknown) => void; now?: () => number } = {},
   ) {
-    this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 10_000)
-    this.timer.unref()
+    this.flusher = new SerialFlush(() => this.flushOnce(), options.intervalMs ?? 10_000)
   }
 
   /** Synchronous and in memory: safe on every request. */
@@ -61,9 +59,9 @@ export class LastActiveRecorder {
     return this.sink.unsynced?.(userIds) ?? Promise.resolve(new Map())
   }
 
+  /** One at a time (see SerialFlush). */
   flush(): Promise<void> {
-    this.flushing = this.flushing.then(() => this.flushOnce())
-    return this.flushing
+    return this.flusher.flush()
   }
 
   private async flushOnce(): Promise<void> {
@@ -82,9 +80,8 @@ export class LastActiveRecorder {
     }
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer)
-    await this.flush()
+  stop(): Promise<void> {
+    return this.flusher.stop()
   }
 }
 
@@ -120,20 +117,12 @@ return 1`
 /**
  * After an in-flight day is in PostgreSQL: a user's "latest" entry goes only
  * if it is not newer than what was synced (a newer touch stays for reads).
- * KEYS: in-flight hash, latest hash, set of in-flight keys.
  */
-const FINISH_ACTIVITY_SYNC_LUA = `
-local synced = redis.call('HGETALL', KEYS[1])
-for i = 1, #synced, 2 do
-  local latest = redis.call('HGET', KEYS[2], synced[i])
-  if latest and tonumber(latest) <= tonumber(synced[i + 1]) then redis.call('HDEL', KEYS[2], synced[i]) end
-end
-redis.call('DEL', KEYS[1])
-redis.call('SREM', KEYS[3], KEYS[1])
-return #synced / 2`
+const FINISH_ACTIVITY_SYNC_LUA = finishSyncLua(`  local latest = redis.call('HGET', KEYS[2], synced[i])
+  if latest and tonumber(latest) <= tonumber(synced[i + 1]) then redis.call('HDEL', KEYS[2], synced[i]) end`)
 
 export function activityKeys(prefix: string) {
-  const keys = keysOf(prefix, 'active')
+  const keys = dayHashKeys(prefix, 'active')
   return { ...keys, latest: `${keys.base}latest` }
 }
 
@@ -146,15 +135,15 @@ export function redisActivitySink({ redis, prefix, readTimeoutMs }: { redis: Red
     },
     async unsynced(userIds) {
       if (userIds.length === 0) return new Map()
-      const values = await boundedRead(redis, (r) => r.hmget(keys.latest, ...userIds.map(String)), readTimeoutMs, undefined)
+      const values = await readBeside(redis, keys.latest, userIds, readTimeoutMs)
       const found = new Map<number, number>()
-      userIds.forEach((id, i) => values?.[i] && found.set(id, Number(values[i])))
+      userIds.forEach((id, i) => values?.[i] && found.set(id, values[i]!))
       return found
     },
   }
 }
 
-/** `sync-user-actived-at`: the same three steps as the view sync (see syncViewsToDatabase); repeating is harmless (max). */
+/** `sync-user-actived-at`: the day hashes to PostgreSQL (see syncDayHashes); repeating is harmless (max). */
 export async function syncLastActiveToDatabase(
   redis: Redis,
   db: Queryable,
@@ -162,31 +151,22 @@ export async function syncLastActiveToDatabase(
   progress: (done: number, total: number) => void = () => {},
 ): Promise<{ days: number; users: number }> {
   const keys = activityKeys(prefix)
-  await redis.eval(BEGIN_SYNC_LUA, 2, keys.days, keys.inflights, keys.base, randomUUID())
-  const inflight = (await redis.smembers(keys.inflights)).sort()
-  const users = new Set<number>()
-  for (const [i, key] of inflight.entries()) {
-    const times = await readInflight(redis, key)
-    await applyLastActive(db, times)
-    await redis.eval(FINISH_ACTIVITY_SYNC_LUA, 3, key, keys.latest, keys.inflights)
-    for (const id of times.keys()) users.add(id)
-    progress(i + 1, inflight.length)
-  }
-  return { days: inflight.length, users: users.size }
+  const synced = await syncDayHashes(
+    redis,
+    keys,
+    { apply: (times) => applyLastActive(db, times), finishLua: FINISH_ACTIVITY_SYNC_LUA, beside: keys.latest },
+    progress,
+  )
+  const users = new Set(synced.flatMap((times) => [...times.keys()]))
+  return { days: synced.length, users: users.size }
 }
 
 // ---- The process's recorder ------------------------------------------------------
 
-const RECORDER = Symbol.for('inkwell.lastActive')
-type WithRecorder = { [RECORDER]?: LastActiveRecorder }
-
-export function installLastActive(payload: Payload, recorder: LastActiveRecorder): void {
-  ;(payload as unknown as WithRecorder)[RECORDER] = recorder
-}
-
-export function lastActiveRecorderOf(payload: Payload): LastActiveRecorder | undefined {
-  return (payload as unknown as WithRecorder)[RECORDER]
-}
+/** The last-active recorder of a Payload instance (the activity plugin installs it at init). */
+const recorderSlot = payloadSlot<LastActiveRecorder>('inkwell.lastActive')
+export const installLastActive = recorderSlot.install
+export const lastActiveRecorderOf = recorderSlot.of
 
 type UserTimes = { id: number; activedAt?: string | null; createdAt: string }
 

@@ -5,7 +5,7 @@
  * Payload's key-value store; pages only read it. Without a scheduler, a list
  * older than 65 minutes is recomputed by the first read after that.
  */
-import type { Payload } from 'payload'
+import type { Endpoint, Payload } from 'payload'
 
 export const ACTIVE_USERS_KEY = 'inkwell:active-users'
 /** An hour between runs, and five minutes of grace for a late one. */
@@ -81,4 +81,11 @@ export async function readActiveUsers(payload: Payload, now = new Date()): Promi
     recomputing.set(payload, running)
   }
   return running
+}
+
+/** GET /api/active-users: the stored list (the home page reads it through the Local API; browsers and clients here). */
+export const activeUsersEndpoint: Endpoint = {
+  path: '/active-users',
+  method: 'get',
+  handler: async (req) => Response.json(await readActiveUsers(req.payload)),
 }
