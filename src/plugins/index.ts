@@ -37,7 +37,13 @@ import { userSwitchPlugin } from './userSwitch'
 export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens'] as const
 export type OptionalPlugin = (typeof OPTIONAL_PLUGINS)[number]
 
-export function inkwellPlugins(env: Env, { without = [] }: { without?: readonly OptionalPlugin[] } = {}): Plugin[] {
+export type CompositionOptions = {
+  without?: readonly OptionalPlugin[]
+  /** Plugins of your own (docs/EXTENDING.md): composed after the features, before the rules that cover every collection. */
+  extra?: Plugin[]
+}
+
+export function inkwellPlugins(env: Env, { without = [], extra = [] }: CompositionOptions = {}): Plugin[] {
   const plugins = {
     accounts: accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.uploadMaxBytes, verifyEmail: env.verifyEmail, sessionMaxAgeSeconds: env.sessionMaxAgeSeconds }),
     oauth: oauthPlugin(),
@@ -65,7 +71,7 @@ export function inkwellPlugins(env: Env, { without = [] }: { without?: readonly 
     // After every plugin that adds collections: rules all of them obey (server-owned fields, sort paths, text).
     guards: guardsPlugin(),
   }
-  return Object.entries(plugins)
-    .filter(([name]) => !(without as readonly string[]).includes(name))
-    .map(([, plugin]) => plugin)
+  const kept = Object.entries(plugins).filter(([name]) => !(without as readonly string[]).includes(name))
+  const rules = kept.findIndex(([name]) => name === 'renderCache')
+  return [...kept.slice(0, rules).map(([, p]) => p), ...extra, ...kept.slice(rules).map(([, p]) => p)]
 }
