@@ -38,7 +38,7 @@ const TRACES: Record<OptionalPlugin, (parts: ReturnType<typeof partsOf>) => bool
 }
 
 describe.each(OPTIONAL_PLUGINS.map((name) => [name]))('without the %s plugin', (name) => {
-  it('boots, publishes an article with a reply, and shuts down', async () => {
+  it('boots, publishes an article with a reply, and shuts down', { timeout: 180_000 }, async () => {
     const t = await createTestPayload({ QUEUE_CONNECTION: 'sync' }, { plugins: (compose, env) => compose(env, { without: [name] }) })
     try {
       const { payload } = t
