@@ -28,10 +28,11 @@ export async function createTestDatabase(): Promise<{ name: string; url: string;
 
 export type TestPayloadOptions = {
   /**
-   * Composes the instance from other plugins than the app's: given the app's
-   * options (`inkwellPlugins`' arguments), returns the list to use. The
-   * configuration is then built for this call alone, from this call's
-   * environment, instead of the app's `payload.config` module.
+   * Composes the instance from another plugin list than the app's: called
+   * with `inkwellPlugins` and this call's typed env, it returns the list, e.g.
+   * `(compose, env) => compose(env, { without: ['search'] })`. The config is
+   * then built for this call alone (`inkwellConfig` in payload.config.ts)
+   * instead of being the app's `payload.config` module.
    */
   plugins?: (compose: typeof import('../../src/plugins').inkwellPlugins, env: ReturnType<typeof buildEnv>) => Plugin[]
 }
