@@ -7,6 +7,8 @@
  */
 import type { Payload } from 'payload'
 
+import { publicArticleSql } from '../../collections/Articles/access'
+
 export const ACTIVE_USERS_KEY = 'inkwell:active-users'
 /** An hour between runs, and five minutes of grace for a late one. */
 export const ACTIVE_USERS_TTL_MS = 65 * 60 * 1000
@@ -30,12 +32,12 @@ export async function rankActiveUsers(payload: Payload, now = new Date()): Promi
   const { rows } = await pool.query<{ id: number; score: string }>(
     `with scores as (
         select author_id as user_id, count(*) * ${ARTICLE_WEIGHT} as score from articles
-         where status = 'published' and published_at > $1::timestamptz - interval '7 days' and published_at <= $1::timestamptz
+         where ${publicArticleSql('', '$1::timestamptz')} and published_at > $1::timestamptz - interval '7 days'
          group by author_id
         union all
         select r.author_id, count(*) * ${REPLY_WEIGHT} from replies r join articles a on a.id = r.article_id
          where r.created_at > $1::timestamptz - interval '7 days' and r.created_at <= $1::timestamptz
-           and a.status = 'published' and a.published_at <= $1::timestamptz
+           and ${publicArticleSql('a', '$1::timestamptz')}
          group by r.author_id)
      select u.id, sum(s.score) as score from scores s join users u on u.id = s.user_id
       group by u.id order by score desc, u.id asc limit $2`,

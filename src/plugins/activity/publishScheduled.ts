@@ -12,6 +12,7 @@
  */
 import type { Payload } from 'payload'
 
+import { publicArticleSql } from '../../../collections/Articles/access'
 import type { CommandIO } from '../../../jobs/commands'
 import { announceInvalidation } from '../../lib/cacheBus'
 
@@ -27,7 +28,7 @@ export async function publishScheduled(payload: Payload, io: CommandIO, now = ne
   const pool = (payload.db as unknown as { pool: Pool }).pool
   const { rows } = await pool.query<{ id: number; author_id: number | null; title: string }>(
     `select id, author_id, title from articles
-      where status = 'published' and published_at > $1 and published_at <= $2 order by published_at`,
+      where ${publicArticleSql('', '$2')} and published_at > $1 order by published_at`,
     [since.toISOString(), now.toISOString()],
   )
   for (const [i, row] of rows.entries()) {
