@@ -154,9 +154,7 @@ type Queryable = { query: <R = Record<string, unknown>>(text: string, params?: u
 export type Pool = Queryable & { connect?: () => Promise<Queryable & { release: () => void }> }
 
 export function pool(payload: Payload): Pool {
-  const found = poolOf(payload)
-  if (!found) throw new Error('search needs the PostgreSQL adapter')
-  return found as unknown as Pool
+  return poolOf(payload)
 }
 
 // ---- queries -----------------------------------------------------------------

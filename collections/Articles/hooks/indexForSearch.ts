@@ -1,6 +1,6 @@
 import type { CollectionAfterChangeHook } from 'payload'
 
-import { transactionDb } from '../../../hooks/lockTransaction'
+import { transactionDb } from '../../../src/lib/pool'
 import { indexArticle, searchDocumentOf } from '../../../src/lib/search'
 
 /**

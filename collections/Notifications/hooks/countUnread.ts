@@ -2,7 +2,7 @@ import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, PayloadReque
 
 import { sql } from '@payloadcms/db-postgres'
 
-import { transactionDb } from '../../../hooks/lockTransaction'
+import { transactionDb } from '../../../src/lib/pool'
 import { relationId } from '../../../src/lib/relationId'
 
 /** The header badge reads users.unread_notifications; it is recounted, never incremented, so it can't drift. */

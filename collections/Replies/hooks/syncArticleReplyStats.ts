@@ -2,7 +2,7 @@ import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, PayloadReque
 
 import { sql } from '@payloadcms/db-postgres'
 
-import { transactionDb } from '../../../hooks/lockTransaction'
+import { transactionDb } from '../../../src/lib/pool'
 import { relationId } from '../../../src/lib/relationId'
 
 /**

@@ -35,7 +35,6 @@ type Query = <R>(text: string, params: unknown[]) => Promise<{ rows: R[] }>
 
 function queryOf(payload: Payload): Query {
   const pool = poolOf(payload)
-  if (!pool) throw new Error('the sitemap needs the PostgreSQL adapter')
   return ((text, params) => pool.query(text, params)) as Query
 }
 

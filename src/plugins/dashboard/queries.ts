@@ -25,8 +25,9 @@
  * counts.
  */
 import type { Payload } from 'payload'
+import type { PoolClient } from 'pg'
 import { publicArticleSql } from '../../../collections/Articles/access'
-import { withLocalSettings } from '../../lib/pool'
+import { poolOf, withLocalSettings } from '../../lib/pool'
 
 export const PERIODS = { day: 30, month: 12, year: 5 } as const
 export type Period = keyof typeof PERIODS
@@ -51,8 +52,7 @@ export type ArticleViews = { id: number; title: string; series: { bucket: string
 export type StatsQuery = { period: Period; timeZone: string; now: Date; scope: Scope; direct?: boolean }
 
 type Row = Record<string, unknown>
-type Client = { query: (text: string, values?: unknown[]) => Promise<{ rows: Row[] }>; release: () => void }
-type Pool = { connect: () => Promise<Client> }
+type Client = PoolClient
 
 /**
  * Runs one aggregate with PostgreSQL's JIT off. generate_series is estimated
@@ -61,7 +61,7 @@ type Pool = { connect: () => Promise<Client> }
  * read-only transaction scopes the setting to this query.
  */
 async function withClient<T>(payload: Payload, run: (client: Client) => Promise<T>): Promise<T> {
-  return withLocalSettings((payload.db as unknown as { pool: Pool }).pool, 'begin read only; set local jit = off', run)
+  return withLocalSettings(poolOf(payload), 'begin read only; set local jit = off', run)
 }
 
 async function aggregate(payload: Payload, text: string, values: unknown[]): Promise<{ rows: Row[] }> {
