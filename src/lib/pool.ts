@@ -23,7 +23,11 @@
  *   triggers (migration 20261124_180000_dashboard_rollups), because bulk and
  *   raw SQL writes (imports, seeds, the view-count sync, `updateWithoutHooks`)
  *   bypass Payload hooks, and a rollup that missed one write would be wrong
- *   for good. New derived data follows the same rule.
+ *   for good.
+ * - Counters fed by events that are not writes (views, last-active times) are
+ *   counted in Redis or a table of their own and applied in SQL by their sync
+ *   job (the activity plugin's view and last-active syncs), which the rollup triggers see.
+ * New derived data follows the same rule, and says which kind it is where it is kept.
  */
 import type { Payload, PayloadRequest, Where } from 'payload'
 import type { Pool, QueryResultRow } from 'pg'
