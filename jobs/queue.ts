@@ -20,7 +20,7 @@ import type { EventEmitter } from 'node:events'
 import type { Payload, PayloadRequest } from 'payload'
 import type { PgBoss } from 'pg-boss'
 
-import { transactionDb } from '../hooks/lockTransaction'
+import { transactionDb } from '../src/lib/pool'
 import { afterCommit } from './afterCommit'
 import { registeredCommands, type JobDefinition } from './commands'
 import type { JobData, JobName } from './definitions'

@@ -6,7 +6,7 @@ import { getPayload, type Payload } from 'payload'
 
 import { ConfigError, getEnv, type Env } from './env'
 import { startEmbeddedDatabase, type RunningDatabase } from './database'
-import { poolOf } from './pool'
+import { poolIfConnected, poolOf } from './pool'
 
 export type Log = (message: string) => void
 
@@ -47,8 +47,7 @@ export async function runMigrations({ log = console.log } = {}): Promise<void> {
  */
 export async function migrateLocked(payload: Payload, log: Log): Promise<void> {
   const { migrations } = await import('../migrations')
-  const pool = (payload.db as unknown as { pool: { connect: () => Promise<PoolClient> } }).pool
-  const client = await pool.connect()
+  const client = await poolOf(payload).connect()
   try {
     await client.query(`select pg_advisory_lock(hashtext('inkwell:migrations'))`)
     const done = await client
@@ -65,17 +64,12 @@ export async function migrateLocked(payload: Payload, log: Log): Promise<void> {
   }
 }
 
-type PoolClient = {
-  query: <R = unknown>(sql: string) => Promise<{ rows: R[] }>
-  release: () => void
-}
-
 /**
  * Payload's destroy() resets the adapter but leaves the pg pool open, which
  * keeps the process alive and errors when the database goes away. End both.
  */
 export async function closePayload(payload: Payload): Promise<void> {
-  const pool = poolOf(payload)
+  const pool = poolIfConnected(payload)
   await payload.destroy().catch(() => {})
   if (!pool || pool.ended) return
   // The adapter holds one client checked out for the pool's whole life, so

@@ -14,7 +14,7 @@ import type { Payload, PayloadRequest } from 'payload'
 
 import { sql } from '@payloadcms/db-postgres'
 
-import { transactionDb } from '../../hooks/lockTransaction'
+import { query, transactionDb } from './pool'
 
 export const INVALIDATION_CHANNEL = 'inkwell_cache'
 
@@ -96,5 +96,5 @@ export async function listenForInvalidations(
 export async function announceInvalidation(payload: Payload, tags: string[]): Promise<void> {
   if (tags.length === 0) return
   invalidateLocally(tags)
-  await payload.db.drizzle.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${tags.join(',')})`)
+  await query(payload, 'select pg_notify($1, $2)', [INVALIDATION_CHANNEL, tags.join(',')])
 }

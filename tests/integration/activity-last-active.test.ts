@@ -31,7 +31,7 @@ const quiet: CommandIO = { log: () => {}, progress: () => {} }
 const run = (name: string) => registeredCommands(t.payload).schedules.find((s) => s.name === name)!.run(t.payload, quiet)
 
 async function storedActivedAt(id: number): Promise<Date | null> {
-  const { rows } = (await poolOf(t.payload)!.query('select actived_at from users where id = $1', [id])) as { rows: { actived_at: Date | null }[] }
+  const { rows } = (await poolOf(t.payload).query('select actived_at from users where id = $1', [id])) as { rows: { actived_at: Date | null }[] }
   return rows[0]!.actived_at
 }
 

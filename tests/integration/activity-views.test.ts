@@ -34,7 +34,7 @@ async function runCommand(name: string): Promise<string> {
 }
 
 async function stored(id: number): Promise<{ viewCount: number; days: number }> {
-  const pool = poolOf(t.payload)!
+  const pool = poolOf(t.payload)
   const { rows } = (await pool.query(
     `select coalesce(a.view_count, 0)::int as view_count, coalesce((select sum(views) from article_view_days d where d.article_id = a.id), 0)::int as days
        from articles a where a.id = $1`,
@@ -137,7 +137,7 @@ describe('view counts in Redis', () => {
     const before = (await stored(id)).viewCount
     for (let i = 0; i < 100; i++) counter.hit(id)
     await counter.flush()
-    const pool = poolOf(t.payload)!
+    const pool = poolOf(t.payload)
     // A database that is slow to answer: views arrive and are flushed to Redis while the sync waits on it.
     const slowDb = {
       query: async (sql: string, params: unknown[]) => {
@@ -161,7 +161,7 @@ describe('view counts in Redis', () => {
     const before = (await stored(id)).viewCount
     for (let i = 0; i < 40; i++) counter.hit(id)
     await counter.flush()
-    const pool = poolOf(t.payload)!
+    const pool = poolOf(t.payload)
     // The database write commits, then the process dies before clearing Redis.
     const dies = { query: async (sql: string, params: unknown[]) => (await pool.query(sql, params), Promise.reject(new Error('killed'))) }
     const connection = await whenReady(connectRedis({ url: redis.url, timeoutMs: 5_000, log: () => {} }), 10_000)

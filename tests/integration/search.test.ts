@@ -241,7 +241,7 @@ describe('admin list search', () => {
 
 describe('reindex-search command', () => {
   it('rebuilds every vector with progress and a summary line', async () => {
-    await poolOf(t.payload)!.query('delete from article_search')
+    await poolOf(t.payload).query('delete from article_search')
     expect((await search({ q: '缓存策略' })).totalDocs).toBe(0)
     const progress: [number, number][] = []
     const summary = await reindexSearchCommand.run(t.payload, { log: () => {}, progress: (done, total) => progress.push([done, total]) })

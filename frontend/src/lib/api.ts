@@ -11,6 +11,7 @@ import type { Payload, Where } from 'payload'
 
 import { readActiveUsers, type ActiveUsers } from '../../../src/plugins/activity/activeUsers'
 import { onInvalidate } from '../../../src/lib/cacheBus'
+import { readHiddenAuthFields } from '../../../src/lib/pool'
 import { sitePayload } from '../../../src/lib/sitePayload'
 import { getEnv } from '../../../src/lib/env'
 import { PROVIDERS } from '../../../src/plugins/oauth/providers'
@@ -571,11 +572,11 @@ export type LinkedProvider = { provider: string; email?: string | null; createdA
 export async function mySignInMethods(me: User): Promise<{ linked: LinkedProvider[]; hasPassword: boolean }> {
   const [{ docs }, stored] = await Promise.all([
     payload().find({ collection: 'oauth-identities', where: { user: { equals: me.id } }, depth: 0, pagination: false, sort: 'createdAt', ...asVisitor(me) }),
-    payload().db.findOne({ collection: 'users', where: { id: { equals: me.id } } }),
+    readHiddenAuthFields(payload(), me.id),
   ])
   return {
     linked: docs.map((d) => ({ provider: d.provider, email: d.email, createdAt: d.createdAt })),
-    hasPassword: Boolean((stored as { hash?: string | null } | null)?.hash),
+    hasPassword: Boolean(stored?.hash),
   }
 }
 

@@ -15,6 +15,7 @@
  */
 import type { Payload } from 'payload'
 
+import { publicArticleSql } from '../../../collections/Articles/access'
 import { getEnv } from '../../../src/lib/env'
 import { poolOf } from '../../../src/lib/pool'
 import { sitePayload } from '../../../src/lib/sitePayload'
@@ -34,7 +35,6 @@ type Query = <R>(text: string, params: unknown[]) => Promise<{ rows: R[] }>
 
 function queryOf(payload: Payload): Query {
   const pool = poolOf(payload)
-  if (!pool) throw new Error('the sitemap needs the PostgreSQL adapter')
   return ((text, params) => pool.query(text, params)) as Query
 }
 
@@ -47,7 +47,7 @@ const LASTMOD = `to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS
  * range (from, to] and costs what the first part costs however deep it lies.
  */
 const SOURCES = {
-  articles: { table: 'articles', where: `status = 'published' and published_at <= now()`, path: (r: Row) => `/articles/${r.id}/${r.slug ?? ''}` },
+  articles: { table: 'articles', where: publicArticleSql(''), path: (r: Row) => `/articles/${r.id}/${r.slug ?? ''}` },
   users: { table: 'users', where: 'true', path: (r: Row) => `/users/${r.id}` },
   categories: { table: 'categories', where: 'true', path: (r: Row) => `/categories/${r.slug ?? ''}` },
   tags: { table: 'tags', where: 'true', path: (r: Row) => `/tags/${r.slug ?? ''}` },

@@ -15,16 +15,14 @@ import type { Payload } from 'payload'
 import sharp from 'sharp'
 import svgCaptcha from 'svg-captcha'
 
+import { poolOf } from './pool'
+
 export const CAPTCHA_COOKIE = 'inkwell-captcha'
 export const CAPTCHA_TTL_MS = 5 * 60 * 1000
 
 export type CaptchaCheck = 'ok' | 'wrong' | 'expired' | 'missing'
 
-type Queryable = { query: (text: string, values?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }> }
-
-function pool(payload: Payload): Queryable {
-  return (payload.db as unknown as { pool: Queryable }).pool
-}
+const pool = poolOf
 
 export const CAPTCHA_WIDTH = 300
 export const CAPTCHA_HEIGHT = 100

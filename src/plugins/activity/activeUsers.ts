@@ -7,6 +7,9 @@
  */
 import type { Endpoint, Payload } from 'payload'
 
+import { publicArticleSql } from '../../collections/Articles/access'
+import { poolOf } from './pool'
+
 export const ACTIVE_USERS_KEY = 'inkwell:active-users'
 /** An hour between runs, and five minutes of grace for a late one. */
 export const ACTIVE_USERS_TTL_MS = 65 * 60 * 1000
@@ -17,8 +20,6 @@ const REPLY_WEIGHT = 1
 export type ActiveUser = { id: number; name: string; avatarUrl?: string | null; score: number }
 export type ActiveUsers = { computedAt: string | null; users: ActiveUser[] }
 
-type Pool = { query: <R>(sql: string, params: unknown[]) => Promise<{ rows: R[] }> }
-
 /**
  * One query: articles that became public in the window and replies written in
  * it on public articles, by existing users (a deleted user's rows don't join).
@@ -26,16 +27,15 @@ type Pool = { query: <R>(sql: string, params: unknown[]) => Promise<{ rows: R[] 
  * (the earlier account), so the order is stable.
  */
 export async function rankActiveUsers(payload: Payload, now = new Date()): Promise<ActiveUser[]> {
-  const pool = (payload.db as unknown as { pool: Pool }).pool
-  const { rows } = await pool.query<{ id: number; score: string }>(
+  const { rows } = await poolOf(payload).query<{ id: number; score: string }>(
     `with scores as (
         select author_id as user_id, count(*) * ${ARTICLE_WEIGHT} as score from articles
-         where status = 'published' and published_at > $1::timestamptz - interval '7 days' and published_at <= $1::timestamptz
+         where ${publicArticleSql('', '$1::timestamptz')} and published_at > $1::timestamptz - interval '7 days'
          group by author_id
         union all
         select r.author_id, count(*) * ${REPLY_WEIGHT} from replies r join articles a on a.id = r.article_id
          where r.created_at > $1::timestamptz - interval '7 days' and r.created_at <= $1::timestamptz
-           and a.status = 'published' and a.published_at <= $1::timestamptz
+           and ${publicArticleSql('a', '$1::timestamptz')}
          group by r.author_id)
      select u.id, sum(s.score) as score from scores s join users u on u.id = s.user_id
       group by u.id order by score desc, u.id asc limit $2`,

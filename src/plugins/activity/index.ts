@@ -53,7 +53,7 @@ function schedules(options: ActivityOptions): BlogSchedule[] {
       cron: '0 0 * * *',
       description: 'Move the view counts kept in Redis into the database (articles and the daily series)',
       run: async (payload, io) => {
-        const pool = poolOf(payload)!
+        const pool = poolOf(payload)
         await pool.query(`delete from applied_view_batches where applied_at < now() - interval '7 days'`)
         if (!options.redisUrl) return 'no REDIS_URL: views are written to the database as they come, nothing to sync'
         const result = await withSyncRedis(payload, (redis) => syncViewsToDatabase(redis, pool, options.redisKeyPrefix, io.progress))
@@ -66,7 +66,7 @@ function schedules(options: ActivityOptions): BlogSchedule[] {
       description: 'Move the last-active times kept in Redis into the database',
       run: async (payload, io) => {
         if (!options.redisUrl) return 'no REDIS_URL: last-active times are written to the database as they come, nothing to sync'
-        const result = await withSyncRedis(payload, (redis) => syncLastActiveToDatabase(redis, poolOf(payload)!, options.redisKeyPrefix, io.progress))
+        const result = await withSyncRedis(payload, (redis) => syncLastActiveToDatabase(redis, poolOf(payload), options.redisKeyPrefix, io.progress))
         return `synced the last-active time of ${result.users} user-day(s) from ${result.days} day hash(es)`
       },
     },
@@ -105,7 +105,7 @@ function touchOnAuthentication(payload: Payload, recorder: LastActiveRecorder): 
 }
 
 function startActivity(payload: Payload, options: ActivityOptions): () => Promise<void> {
-  const pool = poolOf(payload)!
+  const pool = poolOf(payload)
   const redis = options.redisUrl ? connectRedis({ url: options.redisUrl, timeoutMs: options.redisTimeoutMs, log: (m) => payload.logger.warn(m) }) : undefined
   const redisOptions = redis && { redis, prefix: options.redisKeyPrefix, readTimeoutMs: options.redisTimeoutMs }
   const views = new BatchedViewCounter(redisOptions ? redisViewSink(redisOptions) : postgresViewWriter(pool), {

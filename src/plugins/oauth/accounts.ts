@@ -15,6 +15,7 @@ import { REGISTRATION_FORM } from '../../../collections/Users/hooks/registration
 import { siteName } from '../../lib/accountHttp'
 import { verifyEmailMail } from '../../lib/accountMail'
 import { emailProblem, normalEmail } from '../../lib/emailAddress'
+import { readHiddenAuthFields, updateWithoutHooks } from '../../lib/pool'
 import type { OAuthProviderId } from './settings'
 import { randomToken } from './attempts'
 import type { OAuthErrorCode } from './messages'
@@ -78,10 +79,7 @@ export async function signInOrRegister(payload: Payload, provider: OAuthProvider
   return inTransaction(payload, async (req) => {
     const known = await findIdentity(req, provider, profile.subject)
     if (known) {
-      const user = (await payload.db.findOne({ collection: 'users', where: { id: { equals: known.user as number } }, req })) as {
-        id: number
-        _verified?: boolean | null
-      } | null
+      const user = await readHiddenAuthFields(payload, known.user as number, req)
       if (!user) return { kind: 'refused', code: 'state' }
       if (user._verified === false) return { kind: 'refused', code: 'unverified_account' }
       return { kind: 'signed-in', userId: user.id, created: false }
@@ -111,11 +109,11 @@ export async function signInOrRegister(payload: Payload, provider: OAuthProvider
       if (error instanceof ValidationError && error.data.errors.some((e) => e.path === 'email')) return { kind: 'refused', code: 'email_in_use' }
       throw error
     }
-    await payload.db.updateOne({ collection: 'users', id: user.id, data: { hash: null, salt: null }, req, returning: false })
+    await updateWithoutHooks(payload, { collection: 'users', id: user.id, data: { hash: null, salt: null }, req })
     await createIdentity(req, user.id, provider, profile)
 
     if (mustConfirm) {
-      const stored = (await payload.db.findOne({ collection: 'users', where: { id: { equals: user.id } }, req })) as { _verificationToken?: string } | null
+      const stored = await readHiddenAuthFields(payload, user.id, req)
       const mail = verifyEmailMail({ siteName: await siteName(req), baseUrl: options.baseUrl, token: stored?._verificationToken ?? '', name })
       await payload.sendEmail({ to: email, subject: mail.subject, text: mail.text, html: mail.html })
       return { kind: 'verify-mail' }

@@ -10,6 +10,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 import type { Payload } from 'payload'
 
+import { poolOf } from '../../lib/pool'
 import type { OAuthProviderId } from './settings'
 
 export const ATTEMPT_TTL_MS = 10 * 60 * 1000
@@ -26,8 +27,7 @@ export type Attempt = {
   linkUserId?: number
 }
 
-type Queryable = { query: (text: string, values?: unknown[]) => Promise<{ rows: Record<string, unknown>[] }> }
-const pool = (payload: Payload) => (payload.db as unknown as { pool: Queryable }).pool
+const pool = poolOf
 
 export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url')
 const digest = (value: string) => createHash('sha256').update(value).digest('base64url')

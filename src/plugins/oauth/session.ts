@@ -8,14 +8,12 @@ import { getFieldsToSign, jwtSign, type PayloadRequest } from 'payload'
 import { addSessionToUser } from 'payload/shared'
 
 import { sessionCookie } from '../../lib/accountHttp'
+import { readHiddenAuthFields } from '../../lib/pool'
 
 export async function sessionCookieFor(req: PayloadRequest, userId: number, secure: boolean): Promise<string> {
   const { payload } = req
   const collectionConfig = payload.collections.users.config
-  const user = (await payload.db.findOne({ collection: 'users', where: { id: { equals: userId } }, req })) as Record<string, unknown> & {
-    id: number
-    email: string
-  }
+  const user = (await readHiddenAuthFields(payload, userId, req))!
   const { sid } = await addSessionToUser({ collectionConfig, payload, req, user: user as never })
   const fieldsToSign = getFieldsToSign({ collectionConfig, email: user.email, sid, user: { ...user, collection: 'users' } as never })
   const { token } = await jwtSign({ fieldsToSign, secret: payload.secret, tokenExpiration: collectionConfig.auth.tokenExpiration })

@@ -1,9 +1,12 @@
 import type { CollectionAfterChangeHook } from 'payload'
 
-import { transactionDb } from '../../../hooks/lockTransaction'
+import { transactionDb } from '../../lib/pool'
 import { indexArticle, searchDocumentOf } from './searchArticles'
 
 /**
+ * Derived data kept by a Payload hook (the rule: src/lib/pool.ts): what search
+ * shows must match the saved article, so it is written in the same transaction.
+ *
  * Keeps the article's search row (article_search: status, publish time and
  * vector) current, inside the writing transaction, so search never sees a
  * saved article with an old vector or an old status. Saves that leave title,

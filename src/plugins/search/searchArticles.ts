@@ -28,6 +28,7 @@ import type { Payload } from 'payload'
 
 import { sql } from '@payloadcms/db-postgres'
 
+import { publicArticleSql } from '../../../collections/Articles/access'
 import { poolOf, withLocalSettings } from '../../lib/pool'
 import { escapeHtml } from '../../lib/escapeHtml'
 
@@ -153,9 +154,7 @@ type Queryable = { query: <R = Record<string, unknown>>(text: string, params?: u
 export type Pool = Queryable & { connect?: () => Promise<Queryable & { release: () => void }> }
 
 export function pool(payload: Payload): Pool {
-  const found = poolOf(payload)
-  if (!found) throw new Error('search needs the PostgreSQL adapter')
-  return found as unknown as Pool
+  return poolOf(payload)
 }
 
 // ---- queries -----------------------------------------------------------------
@@ -315,7 +314,7 @@ export async function searchArticles(
   // estimates them from the index's statistics (lexeme frequencies): a plan, not a scan.
   const { rows: estimate } = await db.query<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(
     `explain (format json) select from article_search s
-      where s.vector @@ ${TSQUERY_SQL} and s.status = 'published' and s.published_at <= now() ${filters.join(' ')}`,
+      where s.vector @@ ${TSQUERY_SQL} and ${publicArticleSql('s')} ${filters.join(' ')}`,
     values.slice(0, n - 3),
   )
   const matches = Number(estimate[0]?.['QUERY PLAN']?.[0]?.Plan?.['Plan Rows'] ?? 0)
@@ -331,7 +330,7 @@ export async function searchArticles(
     `with hits as materialized (
        select s.article_id as id, s.published_at, s.rank_vector
          from article_search s
-        where s.vector @@ ${TSQUERY_SQL} and s.status = 'published' and s.published_at <= now()
+        where s.vector @@ ${TSQUERY_SQL} and ${publicArticleSql('s')}
               ${filters.join('\n              ')}
         order by s.published_at desc
         limit $${n - 2})
@@ -347,7 +346,7 @@ export async function searchArticles(
     // Past the last page: the count still says how many there are.
     const { rows: counted } = await db.query<{ total: string }>(
       `select count(*) as total from (select 1 from article_search s
-        where s.vector @@ ${TSQUERY_SQL} and s.status = 'published' and s.published_at <= now() ${filters.join(' ')} limit $${n - 2}) m`,
+        where s.vector @@ ${TSQUERY_SQL} and ${publicArticleSql('s')} ${filters.join(' ')} limit $${n - 2}) m`,
       values.slice(0, n - 2),
     )
     total = Number(counted[0]?.total ?? 0)
@@ -418,7 +417,7 @@ async function hitsOf(payload: Payload, ids: number[], queryValues: unknown[]): 
        from articles a
        left join users u on u.id = a.author_id
        left join categories c on c.id = a.category_id
-      where a.id = any($1::int[]) and a.status = 'published' and a.published_at <= now()`,
+      where a.id = any($1::int[]) and ${publicArticleSql('a')}`,
     [ids],
   )
   const byId = new Map(rows.map((r) => [r.id, r]))

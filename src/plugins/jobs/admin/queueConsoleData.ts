@@ -12,6 +12,7 @@ import { registeredCommands } from '../../../../jobs/commands'
 import { queueOf } from '../../../../jobs/queue'
 import { deadLetterQueue } from '../../../../jobs/worker'
 import { hasPermission } from '../../../access/permissions'
+import { query } from '../../../lib/pool'
 
 export const QUEUE_CONSOLE_PATH = '/queues'
 export const QUEUE_CONSOLE_ACTION_PATH = '/queue-console/jobs'
@@ -55,10 +56,6 @@ export function queueNames(payload: Payload): string[] {
   return [...Object.keys(jobs), ...schedules.map((s) => s.name)]
 }
 
-async function query(payload: Payload, sql: string, params: unknown[] = []): Promise<Row[]> {
-  const pool = (payload.db as unknown as { pool: { query: (s: string, p: unknown[]) => Promise<{ rows: Row[] }> } }).pool
-  return (await pool.query(sql, params)).rows
-}
 
 function nextRun(cron: string, timeZone: string): string {
   try {
