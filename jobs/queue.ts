@@ -21,7 +21,8 @@ import type { Payload, PayloadRequest } from 'payload'
 import type { PgBoss } from 'pg-boss'
 
 import { transactionDb } from '../src/lib/pool'
-import { afterCommit } from './afterCommit'
+import { afterCommit } from '../src/lib/payloadPatches'
+import { processShared } from '../src/lib/processShared'
 import { registeredCommands, type JobDefinition } from './commands'
 import type { JobData, JobName } from './definitions'
 
@@ -86,7 +87,8 @@ export async function enqueue<N extends JobName>(
 
 // ---- sync mode: in-process retries, and a way to wait for in-flight jobs ----
 
-const running = ((globalThis as unknown as { __inkwellSyncJobs?: Set<Promise<void>> }).__inkwellSyncJobs ??= new Set())
+// Shared by every module copy in the process, so syncJobsIdle() sees jobs enqueued from the Next bundle too.
+const running = processShared('syncJobs', () => new Set<Promise<void>>())
 
 function track(job: Promise<void>): Promise<void> {
   running.add(job)

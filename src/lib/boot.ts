@@ -4,7 +4,7 @@
  */
 import { getPayload, type Payload } from 'payload'
 
-import { ConfigError, getEnv, type Env } from './env'
+import { ConfigError, getEnv, type Env, type ProcessOverrides } from './env'
 import { startEmbeddedDatabase, type RunningDatabase } from './database'
 import { poolIfConnected, poolOf } from './pool'
 
@@ -13,9 +13,9 @@ export type Log = (message: string) => void
 export type Booted = { env: Env; payload: Payload; database: RunningDatabase }
 
 /** Loads and validates the configuration; a bad value exits with a message that names it. */
-export function loadEnvOrExit(): Env {
+export function loadEnvOrExit(overrides: ProcessOverrides = {}): Env {
   try {
-    return getEnv()
+    return getEnv(overrides)
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`\n✖ ${error.message}\n\nSee .env.example for every variable and its default.\n`)
@@ -25,8 +25,10 @@ export function loadEnvOrExit(): Env {
   }
 }
 
-export async function bootPayload({ log = console.log, migrate = true } = {}): Promise<Booted> {
-  const env = loadEnvOrExit()
+export type BootOptions = { log?: Log; migrate?: boolean; overrides?: ProcessOverrides }
+
+export async function bootPayload({ log = console.log, migrate = true, overrides }: BootOptions = {}): Promise<Booted> {
+  const env = loadEnvOrExit(overrides)
   const database = await startEmbeddedDatabase(env, log)
   const { default: config } = await import('../../payload.config')
   const payload = await getPayload({ config })
@@ -34,8 +36,8 @@ export async function bootPayload({ log = console.log, migrate = true } = {}): P
   return { env, payload, database }
 }
 
-export async function runMigrations({ log = console.log } = {}): Promise<void> {
-  const { payload, database } = await bootPayload({ log, migrate: false })
+export async function runMigrations({ log = console.log, overrides }: Omit<BootOptions, 'migrate'> = {}): Promise<void> {
+  const { payload, database } = await bootPayload({ log, migrate: false, overrides })
   await migrateLocked(payload, log)
   await closePayload(payload)
   await database.stop()

@@ -4,8 +4,8 @@
  *  - with pg_notify inside the writing transaction, which PostgreSQL delivers
  *    to every listening process only when (and if) the transaction commits,
  *    so a page rendered from pre-commit data is purged again after commit.
- * The bus lives on globalThis because the Next bundle (where REST writes run)
- * and the server share the process but not module instances.
+ * The bus is process-shared (processShared) because the Next bundle (where REST
+ * writes run) and the server share the process but not module instances.
  */
 import { EventEmitter } from 'node:events'
 
@@ -15,11 +15,11 @@ import type { Payload, PayloadRequest } from 'payload'
 import { sql } from '@payloadcms/db-postgres'
 
 import { query, transactionDb } from './pool'
+import { processShared } from './processShared'
 
 export const INVALIDATION_CHANNEL = 'inkwell_cache'
 
-const g = globalThis as unknown as { __inkwellCacheBus?: EventEmitter }
-const bus = (g.__inkwellCacheBus ??= new EventEmitter().setMaxListeners(50))
+const bus = processShared('cacheBus', () => new EventEmitter().setMaxListeners(50))
 
 export type InvalidationListener = (tags: string[]) => void
 

@@ -258,17 +258,28 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
   }
 }
 
+/**
+ * What a process decides for itself, whatever the environment says: `npm run
+ * worker` always works, a one-shot script (seed, migrate, `npm run blog`) never
+ * takes jobs from the queue's workers.
+ */
+export type ProcessOverrides = Partial<Pick<Env, 'worker'>>
+
 let cached: Env | undefined
 /**
  * The process-wide configuration, built on first use. Every entry point reads
  * it through here (scripts, the Next bundle, the Astro handler), so `.env` in
  * the working directory is loaded here, once; variables already set in the
- * environment win over it.
+ * environment win over it. A script passes its overrides on its first call,
+ * before anything (payload.config.ts) builds the configuration without them.
  */
-export function getEnv(): Env {
+export function getEnv(overrides: ProcessOverrides = {}): Env {
   if (!cached) {
     loadDotenv({ path: path.resolve('.env'), quiet: true, override: false })
-    cached = buildEnv()
+    cached = { ...buildEnv(), ...overrides }
   }
-  return cached
+  const built = cached
+  const late = Object.entries(overrides).filter(([name, value]) => built[name as keyof ProcessOverrides] !== value)
+  if (late.length) throw new Error(`getEnv: ${late.map(([name]) => name).join(', ')} passed after the configuration was built; pass it on the first call`)
+  return built
 }

@@ -44,7 +44,7 @@ const ignoreFakeRows = (promise: Promise<unknown>) => promise.catch(() => undefi
 // Importing a reader loads much of the app: slow on a busy machine, not a failure.
 describe('every raw SQL reader builds the public-article rule from publicArticleSql', { timeout: 120_000 }, () => {
   it('search', async () => {
-    const { searchArticles } = await import('../../src/lib/search')
+    const { searchArticles } = await import('../../src/plugins/search/searchArticles')
     const { payload, statements } = recordingPayload([
       [/numnode/, [{ words: 1, articles: 10 }]],
       [/explain/, [{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': 1 } }] }]],
@@ -63,7 +63,7 @@ describe('every raw SQL reader builds the public-article rule from publicArticle
   })
 
   it('the active users', async () => {
-    const { rankActiveUsers } = await import('../../src/lib/activeUsers')
+    const { rankActiveUsers } = await import('../../src/plugins/activity/activeUsers')
     const { payload, statements } = recordingPayload([[/with scores/, []]])
     await ignoreFakeRows(rankActiveUsers(payload))
     expectEveryStatusReadMarked(statements)

@@ -14,11 +14,12 @@ import { cacheKeyOf, isCacheable, negotiateEncoding, RenderCache, renderPage } f
 
 type Page = { status?: number; headers?: Record<string, string>; body?: string; swallow?: boolean }
 
-function astroLike(pages: Record<string, Page>, renders: string[]) {
+/** `rendering`: a render finishes once it settles (at once when not given). */
+function astroLike(pages: Record<string, Page>, renders: string[], rendering?: Promise<void>) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     renders.push(req.url!)
     const page = pages[req.url!.split('?')[0]!] ?? { status: 404, body: 'not found' }
-    await new Promise((r) => setTimeout(r, 5)) // a render takes a moment: concurrent misses overlap
+    await rendering
     if (page.swallow) reportSwallowedError()
     res.writeHead(page.status ?? 200, { 'content-type': 'text/html; charset=utf-8', 'x-cache-tags': 'settings,list', ...page.headers })
     const body = page.body ?? `<!doctype html><title>${req.url}</title>` + '<p>Lorem ipsum dolor sit amet. </p>'.repeat(200)
@@ -41,6 +42,18 @@ async function serve(cache: RenderCache, handler: ReturnType<typeof astroLike>, 
   servers.push(server)
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+/**
+ * Resolves once the last server started has received `count` more requests.
+ * The server's handler is the first 'request' listener, so by then each
+ * request has reached the cache (a miss is counted and joins any render in
+ * flight synchronously).
+ */
+function requestsReceived(count: number): Promise<void> {
+  const server = servers.at(-1)!
+  let seen = 0
+  return new Promise((resolve) => server.on('request', () => ++seen === count && resolve()))
 }
 
 /** A raw GET (fetch would decompress): status, headers and the bytes as sent. */
@@ -90,7 +103,10 @@ describe('RenderCache', () => {
   it('shares one render among concurrent misses', async () => {
     const renders: string[] = []
     const cache = newCache()
-    const base = await serve(cache, astroLike({ '/links': {} }, renders))
+    let release!: () => void
+    const base = await serve(cache, astroLike({ '/links': {} }, renders, new Promise((r) => (release = r))))
+    // The one render lasts until all ten requests have arrived: they are concurrent misses.
+    void requestsReceived(10).then(release)
     const answers = await Promise.all(Array.from({ length: 10 }, () => get(`${base}/links`)))
     expect(answers.every((a) => a.status === 200)).toBe(true)
     expect(renders).toHaveLength(1)
@@ -197,8 +213,9 @@ describe('RenderCache', () => {
     await renderStarted
     version = 2
     cache.invalidate(['list']) // what the page shows changed while it was rendering
+    const secondWaiting = requestsReceived(1)
     const second = get(`${base}/`)
-    while (cache.stats.misses < 2) await new Promise((r) => setImmediate(r)) // the second request is waiting on the first render
+    await secondWaiting // the second request is waiting on the first render
     release()
     expect((await first).body.toString()).toContain('version 1')
     expect((await second).body.toString()).toContain('version 2')

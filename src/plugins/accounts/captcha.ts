@@ -15,7 +15,7 @@ import type { Payload } from 'payload'
 import sharp from 'sharp'
 import svgCaptcha from 'svg-captcha'
 
-import { poolOf } from './pool'
+import { poolOf } from '../../lib/pool'
 
 export const CAPTCHA_COOKIE = 'inkwell-captcha'
 export const CAPTCHA_TTL_MS = 5 * 60 * 1000

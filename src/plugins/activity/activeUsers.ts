@@ -7,8 +7,8 @@
  */
 import type { Endpoint, Payload } from 'payload'
 
-import { publicArticleSql } from '../../collections/Articles/access'
-import { poolOf } from './pool'
+import { publicArticleSql } from '../../../collections/Articles/access'
+import { poolOf } from '../../lib/pool'
 
 export const ACTIVE_USERS_KEY = 'inkwell:active-users'
 /** An hour between runs, and five minutes of grace for a late one. */

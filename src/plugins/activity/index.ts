@@ -9,13 +9,14 @@
  * request — REST, GraphQL, the admin, the reader site — touches the user's
  * last-active time in memory. destroy() flushes both before the database closes.
  */
-import type { AuthStrategy, CollectionConfig, Config, Field, FieldHook, Payload, Plugin } from 'payload'
+import type { CollectionConfig, Config, Field, FieldHook, Payload, Plugin } from 'payload'
 
 import { addSchedules, type BlogSchedule } from '../../../jobs/commands'
 import { activeUsersEndpoint, calculateActiveUsers } from './activeUsers'
 import { announceInvalidation } from '../../lib/cacheBus'
 import { dayIn } from './day'
 import { installLastActive, lastActiveTime, LastActiveRecorder, postgresActivitySink, redisActivitySink, syncLastActiveToDatabase } from './lastActive'
+import { onAuthenticated, onDestroy } from '../../lib/payloadPatches'
 import { poolOf } from '../../lib/pool'
 import { connectRedis, whenReady } from '../../lib/redis'
 import { BatchedViewCounter, installViewCounter, postgresViewWriter, redisViewSink, syncViewsToDatabase } from './views'
@@ -89,21 +90,6 @@ function throttledWarning(payload: Payload, what: string): (error: unknown) => v
   }
 }
 
-/** Every successful authentication (any strategy) touches the user's last-active time. */
-function touchOnAuthentication(payload: Payload, recorder: LastActiveRecorder): void {
-  payload.authStrategies = payload.authStrategies.map(
-    (strategy): AuthStrategy => ({
-      ...strategy,
-      authenticate: async (args) => {
-        const result = await strategy.authenticate(args)
-        const user = result.user as { id?: unknown; collection?: string } | null
-        if (user?.collection === 'users' && typeof user.id === 'number') recorder.touch(user.id)
-        return result
-      },
-    }),
-  )
-}
-
 function startActivity(payload: Payload, options: ActivityOptions): () => Promise<void> {
   const pool = poolOf(payload)
   const redis = options.redisUrl ? connectRedis({ url: options.redisUrl, timeoutMs: options.redisTimeoutMs, log: (m) => payload.logger.warn(m) }) : undefined
@@ -118,7 +104,10 @@ function startActivity(payload: Payload, options: ActivityOptions): () => Promis
   })
   installViewCounter(payload, views)
   installLastActive(payload, lastActive)
-  touchOnAuthentication(payload, lastActive)
+  // Every signed-in request, by any strategy, touches the user's last-active time.
+  onAuthenticated(payload, (user) => {
+    if (user.collection === 'users' && typeof user.id === 'number') lastActive.touch(user.id)
+  })
   return async () => {
     await Promise.all([views.stop(), lastActive.stop()])
     redis?.disconnect()
@@ -173,12 +162,7 @@ export const activityPlugin =
         await withSchedules.onInit?.(payload)
         const stop = startActivity(payload, options)
         // The last views and touches reach the database before it closes.
-        const destroy = payload.destroy
-        payload.destroy = async () => {
-          payload.destroy = destroy
-          await stop().catch((error) => payload.logger.error({ err: error }, 'activity: final flush failed'))
-          await destroy.call(payload)
-        }
+        onDestroy(payload, () => stop().catch((error) => payload.logger.error({ err: error }, 'activity: final flush failed')))
       },
     }
   }

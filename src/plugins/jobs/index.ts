@@ -14,13 +14,13 @@
  */
 import { EventEmitter } from 'node:events'
 
-import type { Config, Payload, Plugin } from 'payload'
+import type { Config, Plugin } from 'payload'
 
-import { installAfterCommit } from '../../../jobs/afterCommit'
 import { addSchedules } from '../../../jobs/commands'
 import { pruneScheduleRuns } from '../../../jobs/pruneScheduleRuns'
 import { attachQueue } from '../../../jobs/queue'
 import { startQueue, type QueueOptions } from '../../../jobs/worker'
+import { installAfterCommit, onDestroy } from '../../lib/payloadPatches'
 import { queueConsoleAdmin } from './admin/queueConsoleAdmin'
 
 export type JobsOptions = QueueOptions & { syncRetryScale: number }
@@ -34,17 +34,9 @@ export const jobsPlugin =
       installAfterCommit(payload, (error) => payload.logger.error({ err: error }, 'background job failed'))
       const queue = await startQueue(payload, options)
       attachQueue(payload, { mode: options.connection, boss: queue.boss, syncRetryScale: options.syncRetryScale, events: new EventEmitter() })
-      stopQueueOnDestroy(payload, queue.stop)
+      onDestroy(payload, async () => {
+        await queue.stop()
+        attachQueue(payload, undefined)
+      })
     },
   })
-
-/** Payload has no shutdown hook; its destroy() is the one shutdown path every process takes (closePayload). */
-function stopQueueOnDestroy(payload: Payload, stop: () => Promise<void>): void {
-  const destroy = payload.destroy
-  payload.destroy = async () => {
-    await stop()
-    attachQueue(payload, undefined)
-    payload.destroy = destroy
-    await destroy()
-  }
-}
