@@ -7,11 +7,11 @@ import { fileURLToPath } from 'node:url'
 
 import { postgresAdapter } from '@payloadcms/db-postgres'
 import { lexicalEditor } from '@payloadcms/richtext-lexical'
-import { buildConfig } from 'payload'
+import { buildConfig, type Plugin } from 'payload'
 import sharp from 'sharp'
 
 import { guardPool } from './src/lib/pool'
-import { getEnv } from './src/lib/env'
+import { getEnv, type Env } from './src/lib/env'
 import { graphqlLimits } from './src/lib/graphqlLimits'
 import { emailAdapter } from './src/lib/mail'
 import { migrations } from './src/migrations'
@@ -19,10 +19,13 @@ import { redactingLogHooks } from './src/lib/redactCredentials'
 import { inkwellPlugins } from './src/plugins'
 
 const dirname = path.dirname(fileURLToPath(import.meta.url))
-const env = getEnv()
 let logger: { info: (obj: unknown, msg?: string) => void } = console
 
-export default buildConfig({
+/**
+ * The configuration for `env` with `plugins` (by default the whole feature
+ * set); tests compose other sets through it (tests/helpers/payload.ts).
+ */
+export const inkwellConfig = (env: Env, plugins: Plugin[] = inkwellPlugins(env)) => buildConfig({
   serverURL: env.baseUrl,
   secret: env.payloadSecret,
   admin: {
@@ -64,5 +67,7 @@ export default buildConfig({
     logger = payload.logger
     guardPool(payload)
   },
-  plugins: inkwellPlugins(env),
+  plugins,
 })
+
+export default inkwellConfig(getEnv())

@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { handleEndpoints, type Payload } from 'payload'
 
+import { poolOf } from '../src/lib/pool'
 import type { Period, Scope } from '../src/plugins/dashboard/queries'
 import { seedBulk } from './seedBulk'
 
@@ -86,7 +87,7 @@ function row(figure: string, goal: number, measured: number) {
 async function measure(payload: Payload, token: string) {
   const { invalidateLocally } = await import('../src/lib/cacheBus')
   const queries = await import('../src/plugins/dashboard/queries')
-  const pool = (payload.db as unknown as { pool: pg.Pool }).pool
+  const pool = poolOf(payload)
   const { rows: [top] } = await pool.query<{ id: number }>(`select author_id id from articles group by author_id order by count(*) desc limit 1`)
   const scopes: [string, Scope][] = [['site', { kind: 'site' }], [`author ${top!.id}`, { kind: 'author', authorId: top!.id }]]
   const timeZone = process.env.APP_TIMEZONE ?? 'UTC'
@@ -142,7 +143,7 @@ async function main() {
       await seedDemo(payload, { password: env.seedPassword })
       await seedBulk(url, { articles: 100_000, repliesPerArticle: 10, users: 100_000 }, log)
     }
-    const pool = (payload.db as unknown as { pool: pg.Pool }).pool
+    const pool = poolOf(payload)
     if ((await pool.query('select 1 from article_view_days limit 1')).rowCount === 0) await seedViewDays(url)
     const { token } = await payload.login({ collection: 'users', data: { email: 'owner@inkwell.test', password: env.seedPassword } })
     await measure(payload, token!)

@@ -156,8 +156,8 @@ async function main() {
     const [{ getPayload }, { default: config }, { reindexSearchCommand }, { searchArticles }, { closePayload }] = await Promise.all([
       import('payload'),
       import('../payload.config'),
-      import('../jobs/reindexSearch'),
-      import('../src/lib/search'),
+      import('../src/plugins/search/reindexSearchCommand'),
+      import('../src/plugins/search/searchArticles'),
       import('../src/lib/boot'),
     ])
     payload = await getPayload({ config })

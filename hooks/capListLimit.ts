@@ -2,7 +2,7 @@
  * Public list reads are bounded: over REST and GraphQL a page holds at most
  * MAX_LIST_LIMIT documents (larger or zero limits are lowered to it) and
  * `pagination=false` is refused, so no request can make the server read a
- * whole table. Applied to every collection (src/plugins/listLimits.ts), as a
+ * whole table. Applied to every collection (src/plugins/listLimits), as a
  * beforeOperation hook, so every external path obeys it. The Local API
  * (trusted server code: the reader site, jobs, scripts) is not capped, and
  * neither are editors in the admin (holders of `admin.access`).

@@ -12,15 +12,17 @@
  */
 import type { Payload, SanitizedConfig } from 'payload'
 
+import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
+import { getEnv } from '../src/lib/env'
 import { registeredCommands, type BlogCommand } from './commands'
 import { terminalIO } from './io'
 import { jobDefinition } from './queue'
 import { runDueSchedules } from './scheduleRun'
 
 // A one-shot process sends and runs; it never takes jobs from the queue's workers.
-process.env.WORKER = 'off'
-
-const { bootPayload, closePayload, loadEnvOrExit } = await import('../src/lib/boot')
+// Passed on the first read, before payload.config.ts builds the configuration.
+const overrides = { worker: false }
+getEnv(overrides)
 
 type Builtin = {
   name: string
@@ -115,7 +117,7 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const started = Date.now()
-  const { payload, database } = await bootPayload({ log: () => {} })
+  const { payload, database } = await bootPayload({ log: () => {}, overrides })
   try {
     const summary = await run(payload)
     console.log(`✔ ${summary} (${((Date.now() - started) / 1000).toFixed(1)} s)`)

@@ -1,6 +1,5 @@
 /** The jobs plugin's own housekeeping: `schedule_runs` (the claims of `schedule:run`) keeps 30 days. */
-import { sql } from '@payloadcms/db-postgres'
-
+import { poolOf } from '../src/lib/pool'
 import type { BlogSchedule } from './commands'
 
 export const pruneScheduleRuns: BlogSchedule = {
@@ -8,9 +7,7 @@ export const pruneScheduleRuns: BlogSchedule = {
   description: 'Forget schedule:run claims older than 30 days',
   cron: '30 3 * * *',
   run: async (payload) => {
-    const result = (await payload.db.drizzle.execute(
-      sql`delete from schedule_runs where due_at < now() - interval '30 days'`,
-    )) as unknown as { rowCount?: number }
+    const result = await poolOf(payload).query(`delete from schedule_runs where due_at < now() - interval '30 days'`)
     const n = result.rowCount ?? 0
     return `pruned ${n} schedule run${n === 1 ? '' : 's'}`
   },

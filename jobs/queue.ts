@@ -10,7 +10,7 @@
  *                           and a dead-letter queue.
  *
  * The mode and the pg-boss instance belong to the Payload instance: the jobs
- * plugin (src/plugins/jobs.ts) attaches them in `onInit` and detaches them on
+ * plugin (src/plugins/jobs) attaches them in `onInit` and detaches them on
  * `payload.destroy()`. They are kept on the instance under a registered symbol,
  * not in a module variable, because hooks may run from the Next bundle's own
  * copy of this module while the instance is shared.
@@ -20,8 +20,9 @@ import type { EventEmitter } from 'node:events'
 import type { Payload, PayloadRequest } from 'payload'
 import type { PgBoss } from 'pg-boss'
 
-import { transactionDb } from '../hooks/lockTransaction'
-import { afterCommit } from './afterCommit'
+import { transactionDb } from '../src/lib/pool'
+import { afterCommit } from '../src/lib/payloadPatches'
+import { processShared } from '../src/lib/processShared'
 import { registeredCommands, type JobDefinition } from './commands'
 import type { JobData, JobName } from './definitions'
 
@@ -86,7 +87,8 @@ export async function enqueue<N extends JobName>(
 
 // ---- sync mode: in-process retries, and a way to wait for in-flight jobs ----
 
-const running = ((globalThis as unknown as { __inkwellSyncJobs?: Set<Promise<void>> }).__inkwellSyncJobs ??= new Set())
+// Shared by every module copy in the process, so syncJobsIdle() sees jobs enqueued from the Next bundle too.
+const running = processShared('syncJobs', () => new Set<Promise<void>>())
 
 function track(job: Promise<void>): Promise<void> {
   running.add(job)

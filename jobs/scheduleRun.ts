@@ -8,10 +8,10 @@
  * one inserter win, and a second run in the same minute (here or on another
  * host) finds the claim taken and skips it.
  */
-import { sql } from '@payloadcms/db-postgres'
 import { CronExpressionParser } from 'cron-parser'
 import type { Payload } from 'payload'
 
+import { query } from '../src/lib/pool'
 import { registeredCommands, type BlogSchedule, type CommandIO } from './commands'
 
 export function startOfMinute(date: Date): Date {
@@ -25,16 +25,20 @@ export function isDue(cron: string, minute: Date, timeZone: string): boolean {
 }
 
 async function claim(payload: Payload, schedule: BlogSchedule, minute: Date): Promise<boolean> {
-  const result = (await payload.db.drizzle.execute(sql`
-    insert into schedule_runs (name, due_at) values (${schedule.name}, ${minute.toISOString()})
-    on conflict do nothing returning name`)) as unknown as { rows: unknown[] }
-  return result.rows.length === 1
+  const rows = await query(
+    payload,
+    `insert into schedule_runs (name, due_at) values ($1, $2) on conflict do nothing returning name`,
+    [schedule.name, minute.toISOString()],
+  )
+  return rows.length === 1
 }
 
 async function finish(payload: Payload, schedule: BlogSchedule, minute: Date, summary: string): Promise<void> {
-  await payload.db.drizzle.execute(sql`
-    update schedule_runs set finished_at = now(), summary = ${summary}
-    where name = ${schedule.name} and due_at = ${minute.toISOString()}`)
+  await query(payload, `update schedule_runs set finished_at = now(), summary = $3 where name = $1 and due_at = $2`, [
+    schedule.name,
+    minute.toISOString(),
+    summary,
+  ])
 }
 
 export async function runDueSchedules(

@@ -8,16 +8,6 @@ if command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list :lang=zh family 2>/dev/
   exit 0
 fi
 echo "No CJK font found: installing Debian's fonts-noto-cjk…"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-    echo "✖ Need root (or sudo) to run: apt-get install -y fontconfig fonts-noto-cjk" >&2
-    exit 1
-  fi
-fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get install -y -qq --no-install-recommends fontconfig fonts-noto-cjk >/dev/null 2>&1 || {
-  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends fontconfig fonts-noto-cjk >/dev/null
-}
+bash "$(dirname "$0")/apt-install.sh" fontconfig fonts-noto-cjk
 fc-cache -f >/dev/null 2>&1 || true
 echo "CJK font installed: $(fc-list :lang=zh family | head -1)"

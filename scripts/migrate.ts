@@ -2,7 +2,5 @@
 import { runMigrations } from '../src/lib/boot'
 
 // A one-shot process: it must not take jobs from the queue's workers.
-process.env.WORKER = 'off'
-
-await runMigrations({ log: console.log })
+await runMigrations({ log: console.log, overrides: { worker: false } })
 process.exit(0)

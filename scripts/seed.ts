@@ -6,14 +6,14 @@ import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
 import { seedDemo } from '../src/seed'
 
 // A one-shot process: it must not take jobs from the queue's workers.
-process.env.WORKER = 'off'
+const overrides = { worker: false }
 
-const env = loadEnvOrExit()
+const env = loadEnvOrExit(overrides)
 if (env.production && !process.argv.includes('--force')) {
   console.error('✖ Refusing to seed demo users in production: their password is public. Pass --force if you really mean it.')
   process.exit(1)
 }
-const { payload, database } = await bootPayload()
+const { payload, database } = await bootPayload({ overrides })
 await seedDemo(payload, { password: env.seedPassword })
 await closePayload(payload)
 await database.stop()

@@ -4,9 +4,9 @@
  * demo content into an empty development database, then serves.
  */
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
-import { viewCounterOf } from '../src/lib/views'
+import { viewCounterOf } from '../src/plugins/activity/views'
 import { buildIfStale } from '../src/lib/build'
-import { cjkFontInstalled } from '../src/lib/shareCard'
+import { cjkFontInstalled } from '../src/plugins/content/shareCard'
 import { seedDemo } from '../src/seed'
 import { startWebServer } from '../src/server'
 
@@ -24,7 +24,7 @@ if (env.seedOnStart && (await payload.count({ collection: 'users', overrideAcces
   await seedDemo(payload, { password: env.seedPassword, log })
   seeded = true
 }
-// The activity plugin made the counter (Redis or PostgreSQL); the render cache counts the views it serves.
+// The activity plugin made the counter (Redis or PostgreSQL); the web server counts every article view it serves, cached or not.
 const web = await startWebServer(env, { log, views: viewCounterOf(payload) })
 if (!(await cjkFontInstalled())) log('  ! No CJK font found: share images draw Chinese, Japanese and Korean as boxes. Run npm run ensure:fonts.')
 

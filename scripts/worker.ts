@@ -5,13 +5,13 @@
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
 
 // This process exists to work, whatever WORKER says for the web processes sharing the configuration.
-process.env.WORKER = 'on'
-const env = loadEnvOrExit()
+const overrides = { worker: true }
+const env = loadEnvOrExit(overrides)
 if (env.queueConnection !== 'pgboss') {
   console.error('✖ QUEUE_CONNECTION=sync runs jobs inside the web process; set QUEUE_CONNECTION=pgboss to run workers.')
   process.exit(78)
 }
-const { payload, database } = await bootPayload()
+const { payload, database } = await bootPayload({ overrides })
 console.log('Inkwell worker is running')
 
 let stopping = false

@@ -1,7 +1,7 @@
 import type { Access } from 'payload'
 
 import { ownsOr } from '../../src/access'
-import { requestToken } from '../../src/lib/accessTokens'
+import { requestToken } from '../../src/plugins/accessTokens/tokens'
 
 /** A token never makes or changes tokens: a leaked token cannot mint itself a successor or widen its scope. */
 const notByToken =

@@ -1,6 +1,6 @@
 import type { CollectionConfig, Validate } from 'payload'
 
-import { TOKEN_SCOPES } from '../../src/lib/accessTokens'
+import { TOKEN_SCOPES } from '../../src/plugins/accessTokens/tokens'
 import { createOwnToken, ownTokensOrManager, renameOwnToken } from './access'
 import { issueSecret, showTokenOnce } from './hooks/issueSecret'
 
@@ -19,7 +19,7 @@ const inTheFuture: Validate = (value, { operation, previousValue }) => {
  * Personal access tokens for scripts and the command line. Each is shown once
  * (in the answer that creates it), stored as a hash, and accepted as
  * `Authorization: Bearer <token>` or `?access_token=<token>` by the
- * access-token strategy on Users (src/plugins/accessTokens.ts). Revoking a
+ * access-token strategy on Users (src/plugins/accessTokens). Revoking a
  * token deletes it.
  */
 export const AccessTokens: CollectionConfig = {
@@ -31,7 +31,7 @@ export const AccessTokens: CollectionConfig = {
     defaultColumns: ['name', 'scope', 'user', 'publicId', 'expiresAt', 'lastUsedAt'],
     description: 'Personal access tokens for the API. Create one with the form above the list: the token is shown once. Revoke a token by deleting it.',
     // The create view would save a token nobody sees (the secret is only in the create answer): this form shows it.
-    components: { beforeListTable: ['/src/admin/AccessTokenCreator#AccessTokenCreator'] },
+    components: { beforeListTable: ['/src/plugins/accessTokens/admin/AccessTokenCreator#AccessTokenCreator'] },
   },
   access: { read: ownTokensOrManager, create: createOwnToken, update: renameOwnToken, delete: ownTokensOrManager },
   defaultSort: '-createdAt',

@@ -14,12 +14,27 @@ export function publicNow(now = new Date()): Where {
 }
 
 /**
- * publicNow as SQL over an `articles` row named `a`, for the few lists whose
- * ids are chosen in SQL (see taggedLists.ts); the articles shown are still read
- * through Payload under publicNow, so a difference could hide one, never show one.
+ * publicNow as SQL: the one SQL definition of "public article", used by every
+ * raw SQL reader (search, sitemap, dashboard, active users, scheduled
+ * publishing, tag lists). `alias` names the row (`'a'` gives `a.status`; `''`
+ * unqualified; any table with `status` and `published_at`, such as
+ * article_search, works); `now` is a SQL expression for the moment ("now()",
+ * a parameter such as "$1::timestamptz", or a column). Readers that choose ids
+ * in SQL still read the articles through Payload under publicNow, so a
+ * difference could hide one, never show one. tests/unit/public-article-sql.test.ts
+ * fails when the rule is written out anywhere else.
  */
-export const PUBLIC_SQL = `a.status = 'published' and a.published_at <= now()`
-/** The articles publicNow hides, as SQL: drafts (articles_hidden_idx) and those scheduled for later. */
+export function publicArticleSql(alias = 'a', now = 'now()'): string {
+  const column = (name: string) => (alias ? `${alias}.${name}` : name)
+  return `${column('status')} = 'published' and ${column('published_at')} <= ${now}`
+}
+
+/** publicArticleSql over an `articles` row named `a`, at the statement's time. */
+export const PUBLIC_SQL = publicArticleSql()
+/**
+ * The articles publicNow hides, as SQL: drafts (articles_hidden_idx) and those scheduled for later.
+ * The complement of publicArticleSql, split in two so each branch uses its index: change both together.
+ */
 export const HIDDEN_IDS_SQL = `select id from articles where status <> 'published'
   union all select id from articles where status = 'published' and (published_at > now() or published_at is null)`
 

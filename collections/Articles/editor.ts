@@ -70,9 +70,9 @@ const fencedCode = {
   }),
 }
 
-/** Ctrl+S commits what the editor shows before saving (src/admin/RichTextSave). */
+/** Ctrl+S commits what the editor shows before saving (src/plugins/content/admin/RichTextSave). */
 const RichTextSaveFeature = createServerFeature({
-  feature: { ClientFeature: '/src/admin/RichTextSave#RichTextSaveFeatureClient' },
+  feature: { ClientFeature: '/src/plugins/content/admin/RichTextSave#RichTextSaveFeatureClient' },
   key: 'richTextSave',
 })
 

@@ -2,7 +2,6 @@ import type { CollectionConfig } from 'payload'
 
 import { can, fieldCan, ownsOr } from '../../src/access'
 import { languageField } from '../../src/fields/language'
-import { slugField, slugOriginFields, stampSlugOrigin } from '../../src/fields/slug'
 import { stampOwner } from '../../hooks/stampOwner'
 import { publishedOrOwn } from './access'
 import { defaultFormat } from './defaultFormat'
@@ -11,9 +10,7 @@ import { articleEditor } from './editor'
 import { cardEndpoint, cardForCrawlers } from './endpoints/card'
 import { previewEndpoint, previewNeedsPost } from './endpoints/preview'
 import { deleteReplies } from './hooks/deleteReplies'
-import { indexForSearch } from './hooks/indexForSearch'
 import { renderBody } from './hooks/renderBody'
-import { FULL_TEXT_FIELD, searchAdminList } from './hooks/searchAdminList'
 import { stampPublishedAt } from './hooks/stampPublishedAt'
 
 const systemOnly = { create: () => false, update: () => false }
@@ -24,8 +21,6 @@ export const Articles: CollectionConfig = {
     useAsTitle: 'title',
     defaultColumns: ['title', 'author', 'category', 'status', 'publishedAt', 'viewCount'],
     group: 'Content',
-    // The search box goes through the full-text index (hooks/searchAdminList.ts); slug keeps exact slug lookups.
-    listSearchableFields: [FULL_TEXT_FIELD, 'slug'],
   },
   access: {
     read: publishedOrOwn,
@@ -43,23 +38,13 @@ export const Articles: CollectionConfig = {
   ],
   endpoints: [previewEndpoint, previewNeedsPost, cardEndpoint, cardForCrawlers],
   hooks: {
-    beforeOperation: [searchAdminList],
-    beforeChange: [stampOwner('author', 'articles.update.any'), stampPublishedAt, renderBody, stampSlugOrigin],
-    afterChange: [indexForSearch],
+    beforeChange: [stampOwner('author', 'articles.update.any'), stampPublishedAt, renderBody],
     beforeDelete: [deleteReplies],
   },
   fields: [
     { name: 'title', type: 'text', required: true, maxLength: 200 },
-    {
-      // Not stored: a handle for querying the full-text index (title, excerpt and body) by `fullText`.
-      name: FULL_TEXT_FIELD,
-      label: 'Title and text',
-      type: 'text',
-      virtual: true,
-      admin: { hidden: true, disableListColumn: true, disableListFilter: true },
-    },
-    slugField('title', {}, { trackOrigin: true }),
-    ...slugOriginFields(),
+    // Added here by plugins: fullText (virtual) by src/plugins/search; slug, slugOrigin and formerSlugs,
+    // made from the title, by src/plugins/slugs.
     {
       name: 'format',
       type: 'select',
@@ -71,7 +56,7 @@ export const Articles: CollectionConfig = {
       ],
       admin: {
         position: 'sidebar',
-        components: { Field: '/src/admin/FormatField#FormatField' },
+        components: { Field: '/src/plugins/content/admin/FormatField#FormatField' },
       },
     },
     {
@@ -81,7 +66,7 @@ export const Articles: CollectionConfig = {
       maxLength: 500_000,
       admin: {
         condition: (data) => (data?.format ?? 'markdown') === 'markdown',
-        components: { Field: '/src/admin/MarkdownEditor#MarkdownEditorField' },
+        components: { Field: '/src/plugins/content/admin/MarkdownEditor#MarkdownEditorField' },
       },
     },
     {

@@ -20,8 +20,6 @@ import type { Payload } from 'payload'
 import { poolOf } from '../../src/lib/pool'
 import { HIDDEN_IDS_SQL, PUBLIC_SQL } from './access'
 
-type Query = { query: <R>(text: string, values: unknown[]) => Promise<{ rows: R[] }> }
-
 export type TaggedPage = { ids: number[]; totalDocs: number }
 
 export async function publicArticlesWithTag(
@@ -29,8 +27,7 @@ export async function publicArticlesWithTag(
   tagId: number,
   { page, limit }: { page: number; limit: number },
 ): Promise<TaggedPage> {
-  const db = poolOf(payload) as unknown as Query | undefined
-  if (!db) throw new Error('tag lists need the PostgreSQL adapter')
+  const db = poolOf(payload)
   // `articles_rels` holds no relationship but tags (its only target column is tags_id),
   // so `tags_id = $1` is the tag, whatever the row's path.
   const [count, pageRows] = await Promise.all([

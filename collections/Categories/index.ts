@@ -1,7 +1,6 @@
 import type { CollectionConfig } from 'payload'
 
 import { publicReadManagedBy } from '../../src/access'
-import { slugField } from '../../src/fields/slug'
 
 export const Categories: CollectionConfig = {
   slug: 'categories',
@@ -10,7 +9,7 @@ export const Categories: CollectionConfig = {
   defaultSort: 'order',
   fields: [
     { name: 'name', type: 'text', required: true, unique: true, maxLength: 60 },
-    slugField('name'),
+    // slug: added here by the slugs plugin (src/plugins/slugs), made from the name.
     { name: 'description', type: 'textarea', maxLength: 500 },
     { name: 'order', type: 'number', defaultValue: 0, index: true, admin: { position: 'sidebar' } },
   ],

@@ -1,13 +1,13 @@
 import type { CollectionConfig } from 'payload'
 
 import { nobody, ownsOr } from '../../src/access'
-import { OAUTH_PROVIDERS } from '../../src/lib/env'
+import { OAUTH_PROVIDERS } from '../../src/plugins/oauth/settings'
 import { keepASignInMethod } from './hooks/keepASignInMethod'
 import { oneIdentityPerProvider } from './hooks/oneIdentityPerProvider'
 
 /**
  * Accounts at sign-in providers, each linked to one user. Only the sign-in
- * flow creates them (src/lib/oauth/accounts.ts, through the Local API);
+ * flow creates them (src/plugins/oauth/accounts.ts, through the Local API);
  * the person or a user manager may remove one, but never a user's last way
  * to sign in (keepASignInMethod, on every path).
  */

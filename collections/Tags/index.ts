@@ -1,7 +1,6 @@
 import type { CollectionConfig } from 'payload'
 
 import { can } from '../../src/access'
-import { slugField } from '../../src/fields/slug'
 
 export const Tags: CollectionConfig = {
   slug: 'tags',
@@ -15,6 +14,6 @@ export const Tags: CollectionConfig = {
   defaultSort: 'name',
   fields: [
     { name: 'name', type: 'text', required: true, unique: true, maxLength: 40 },
-    slugField('name'),
+    // slug: added here by the slugs plugin (src/plugins/slugs), made from the name.
   ],
 }

@@ -98,7 +98,7 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
         admin: {
           description: 'Needed to change your own e-mail address or password.',
           // Masked, with the browser's current-password autofill (a plain text field showed it as typed).
-          components: { Field: '/src/admin/CurrentPasswordField#CurrentPasswordField' },
+          components: { Field: '/src/plugins/accounts/admin/CurrentPasswordField#CurrentPasswordField' },
         },
         hooks: { afterRead: [() => undefined] },
       },

@@ -1,7 +1,8 @@
 /**
  * Every permission Inkwell knows, and what each seeded role starts with.
- * The migration that seeds roles reads this once; after that the data in the
- * Roles/Permissions collections is the truth and can be edited in the admin.
+ * The migration that seeds roles carries a frozen copy of this list; after that
+ * the data in the Roles/Permissions collections is the truth and can be edited
+ * in the admin. A permission added here needs a migration that adds it.
  */
 export type PermissionDef = { slug: string; label: string; group: string }
 

@@ -60,7 +60,3 @@ export async function hasPermission(req: PayloadRequest, slug: string): Promise<
   return set.owner || set.slugs.has(slug)
 }
 
-/** Forget the memoised set (after the user's own roles change within a request). */
-export function forgetPermissions(req: PayloadRequest): void {
-  delete (req.context as Record<string, unknown>)[CACHE_KEY]
-}

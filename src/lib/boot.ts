@@ -4,18 +4,18 @@
  */
 import { getPayload, type Payload } from 'payload'
 
-import { ConfigError, getEnv, type Env } from './env'
+import { ConfigError, getEnv, type Env, type ProcessOverrides } from './env'
 import { startEmbeddedDatabase, type RunningDatabase } from './database'
-import { poolOf } from './pool'
+import { poolIfConnected, poolOf } from './pool'
 
 export type Log = (message: string) => void
 
 export type Booted = { env: Env; payload: Payload; database: RunningDatabase }
 
 /** Loads and validates the configuration; a bad value exits with a message that names it. */
-export function loadEnvOrExit(): Env {
+export function loadEnvOrExit(overrides: ProcessOverrides = {}): Env {
   try {
-    return getEnv()
+    return getEnv(overrides)
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`\n✖ ${error.message}\n\nSee .env.example for every variable and its default.\n`)
@@ -25,8 +25,10 @@ export function loadEnvOrExit(): Env {
   }
 }
 
-export async function bootPayload({ log = console.log, migrate = true } = {}): Promise<Booted> {
-  const env = loadEnvOrExit()
+export type BootOptions = { log?: Log; migrate?: boolean; overrides?: ProcessOverrides }
+
+export async function bootPayload({ log = console.log, migrate = true, overrides }: BootOptions = {}): Promise<Booted> {
+  const env = loadEnvOrExit(overrides)
   const database = await startEmbeddedDatabase(env, log)
   const { default: config } = await import('../../payload.config')
   const payload = await getPayload({ config })
@@ -34,8 +36,8 @@ export async function bootPayload({ log = console.log, migrate = true } = {}): P
   return { env, payload, database }
 }
 
-export async function runMigrations({ log = console.log } = {}): Promise<void> {
-  const { payload, database } = await bootPayload({ log, migrate: false })
+export async function runMigrations({ log = console.log, overrides }: Omit<BootOptions, 'migrate'> = {}): Promise<void> {
+  const { payload, database } = await bootPayload({ log, migrate: false, overrides })
   await migrateLocked(payload, log)
   await closePayload(payload)
   await database.stop()
@@ -47,8 +49,7 @@ export async function runMigrations({ log = console.log } = {}): Promise<void> {
  */
 export async function migrateLocked(payload: Payload, log: Log): Promise<void> {
   const { migrations } = await import('../migrations')
-  const pool = (payload.db as unknown as { pool: { connect: () => Promise<PoolClient> } }).pool
-  const client = await pool.connect()
+  const client = await poolOf(payload).connect()
   try {
     await client.query(`select pg_advisory_lock(hashtext('inkwell:migrations'))`)
     const done = await client
@@ -65,17 +66,12 @@ export async function migrateLocked(payload: Payload, log: Log): Promise<void> {
   }
 }
 
-type PoolClient = {
-  query: <R = unknown>(sql: string) => Promise<{ rows: R[] }>
-  release: () => void
-}
-
 /**
  * Payload's destroy() resets the adapter but leaves the pg pool open, which
  * keeps the process alive and errors when the database goes away. End both.
  */
 export async function closePayload(payload: Payload): Promise<void> {
-  const pool = poolOf(payload)
+  const pool = poolIfConnected(payload)
   await payload.destroy().catch(() => {})
   if (!pool || pool.ended) return
   // The adapter holds one client checked out for the pool's whole life, so

@@ -4,8 +4,8 @@
  *  - with pg_notify inside the writing transaction, which PostgreSQL delivers
  *    to every listening process only when (and if) the transaction commits,
  *    so a page rendered from pre-commit data is purged again after commit.
- * The bus lives on globalThis because the Next bundle (where REST writes run)
- * and the server share the process but not module instances.
+ * The bus is process-shared (processShared) because the Next bundle (where REST
+ * writes run) and the server share the process but not module instances.
  */
 import { EventEmitter } from 'node:events'
 
@@ -14,12 +14,12 @@ import type { Payload, PayloadRequest } from 'payload'
 
 import { sql } from '@payloadcms/db-postgres'
 
-import { transactionDb } from '../../hooks/lockTransaction'
+import { query, transactionDb } from './pool'
+import { processShared } from './processShared'
 
 export const INVALIDATION_CHANNEL = 'inkwell_cache'
 
-const g = globalThis as unknown as { __inkwellCacheBus?: EventEmitter }
-const bus = (g.__inkwellCacheBus ??= new EventEmitter().setMaxListeners(50))
+const bus = processShared('cacheBus', () => new EventEmitter().setMaxListeners(50))
 
 export type InvalidationListener = (tags: string[]) => void
 
@@ -96,5 +96,5 @@ export async function listenForInvalidations(
 export async function announceInvalidation(payload: Payload, tags: string[]): Promise<void> {
   if (tags.length === 0) return
   invalidateLocally(tags)
-  await payload.db.drizzle.execute(sql`select pg_notify(${INVALIDATION_CHANNEL}, ${tags.join(',')})`)
+  await query(payload, 'select pg_notify($1, $2)', [INVALIDATION_CHANNEL, tags.join(',')])
 }

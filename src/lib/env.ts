@@ -9,6 +9,7 @@ import path from 'node:path'
 import { config as loadDotenv } from 'dotenv'
 import { z } from 'zod'
 
+import { OAuthSettingsError, parseOAuthSettings, type OAuthSettings } from '../plugins/oauth/settings'
 import { withoutTrailingSlashes } from './trimEnd'
 
 export class ConfigError extends Error {
@@ -21,10 +22,6 @@ export class ConfigError extends Error {
 const QUEUE_CONNECTIONS = ['sync', 'pgboss'] as const
 const MAIL_DRIVERS = ['log', 'smtp'] as const
 const MAIL_ENCRYPTIONS = ['null', 'tls', 'ssl'] as const
-/** The sign-in providers (src/lib/oauth/providers.ts): the seven of the original product and a generic OpenID Connect one. */
-export const OAUTH_PROVIDERS = ['github', 'google', 'gitlab', 'bitbucket', 'facebook', 'twitter', 'linkedin', 'oidc'] as const
-export type OAuthProviderId = (typeof OAUTH_PROVIDERS)[number]
-
 /** The rel tokens that make sense on links to other sites (external links always get rel + target=_blank). */
 const LINK_REL_TOKENS = ['noopener', 'noreferrer', 'nofollow', 'ugc', 'sponsored', 'external'] as const
 
@@ -144,80 +141,6 @@ const schema = z.object({
 
 export type Env = ReturnType<typeof buildEnv>
 
-/** One provider that is allowed and has its client credentials: what src/lib/oauth needs to run it. */
-export type OAuthProviderSettings = {
-  id: OAuthProviderId
-  clientId: string
-  clientSecret: string
-  /** Absolute: BASE_URL + `<PROVIDER>_REDIRECT` when that is a path. */
-  redirectUri: string
-  /** Overrides of the provider's well-known addresses (a self-hosted GitLab, a test server); unset means the provider's own. */
-  authorizationUrl?: string
-  tokenUrl?: string
-  apiUrl?: string
-  issuer?: string
-}
-
-const isLoopbackHost = (host: string) => host === 'localhost' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host)
-
-/** A provider address must be https; plain http only on this machine's loopback (a development or test server). */
-function providerUrl(source: NodeJS.ProcessEnv, variable: string): string | undefined {
-  const value = source[variable]?.trim()
-  if (!value) return undefined
-  let url: URL
-  try {
-    url = new URL(value)
-  } catch {
-    throw new ConfigError(`${variable}: must be an absolute URL`)
-  }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    throw new ConfigError(`${variable}: must be an https:// URL (http:// only for localhost or 127.0.0.1)`)
-  }
-  return withoutTrailingSlashes(url.href)
-}
-
-/**
- * The allowed providers that have `<PROVIDER>_CLIENT_ID` and `_CLIENT_SECRET`.
- * An allowed provider without credentials is simply not offered; half a pair,
- * a redirect to another site or a generic `oidc` without its issuer stops the start.
- */
-function configuredOAuthProviders(source: NodeJS.ProcessEnv, allowed: OAuthProviderId[], baseUrl: string): OAuthProviderSettings[] {
-  const settings: OAuthProviderSettings[] = []
-  for (const id of allowed) {
-    const prefix = id.toUpperCase()
-    const clientId = source[`${prefix}_CLIENT_ID`]?.trim()
-    const clientSecret = source[`${prefix}_CLIENT_SECRET`]?.trim()
-    if (!clientId && !clientSecret) continue
-    if (!clientId || !clientSecret) {
-      throw new ConfigError(`${prefix}_${clientId ? 'CLIENT_SECRET' : 'CLIENT_ID'}: is required when ${prefix}_${clientId ? 'CLIENT_ID' : 'CLIENT_SECRET'} is set`)
-    }
-    const redirect = source[`${prefix}_REDIRECT`]?.trim() || `/login/${id}/callback`
-    let redirectUri: string
-    try {
-      redirectUri = new URL(redirect, `${baseUrl}/`).href
-    } catch {
-      throw new ConfigError(`${prefix}_REDIRECT: must be a path or a URL on BASE_URL`)
-    }
-    // The callback is served here, on the one origin: a redirect elsewhere would hand the code to another site.
-    if (new URL(redirectUri).origin !== new URL(baseUrl).origin) {
-      throw new ConfigError(`${prefix}_REDIRECT: must be on BASE_URL (${baseUrl}); a relative value such as /login/${id}/callback is made absolute from it`)
-    }
-    const issuer = providerUrl(source, `${prefix}_ISSUER`)
-    if (id === 'oidc' && !issuer) throw new ConfigError('OIDC_ISSUER: is required for the generic oidc provider (the issuer URL of Keycloak, Authentik, Azure AD, …)')
-    settings.push({
-      id,
-      clientId,
-      clientSecret,
-      redirectUri,
-      authorizationUrl: providerUrl(source, `${prefix}_AUTHORIZATION_URL`),
-      tokenUrl: providerUrl(source, `${prefix}_TOKEN_URL`),
-      apiUrl: providerUrl(source, `${prefix}_API_URL`),
-      issuer,
-    })
-  }
-  return settings
-}
-
 /** Reads, or creates once, the development secret kept under the data dir. */
 function developmentSecret(dataDir: string): string {
   const file = path.join(dataDir, 'payload-secret')
@@ -226,6 +149,16 @@ function developmentSecret(dataDir: string): string {
   const secret = randomBytes(32).toString('hex')
   writeFileSync(file, secret + '\n', { mode: 0o600 })
   return secret
+}
+
+/** The sign-in providers' variables, parsed by the oauth plugin's own rules; a mistake stops the start like any other. */
+function oauthSettings(source: NodeJS.ProcessEnv, raw: Parameters<typeof parseOAuthSettings>[1]): OAuthSettings {
+  try {
+    return parseOAuthSettings(source, raw)
+  } catch (error) {
+    if (error instanceof OAuthSettingsError) throw new ConfigError(error.message)
+    throw error
+  }
 }
 
 function describeIssues(error: z.ZodError): string {
@@ -257,19 +190,11 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
       `MAIL_FROM_ADDRESS (${e.MAIL_FROM_ADDRESS}) must equal MAIL_USERNAME (${e.MAIL_USERNAME}): most SMTP servers refuse to send for another address`,
     )
   }
-  const allowedProviders = e.OAUTH_ALLOWED_PROVIDERS.split(',')
-    .map((p) => p.trim().toLowerCase())
-    .filter(Boolean)
-  const unknownProvider = allowedProviders.find((p) => !(OAUTH_PROVIDERS as readonly string[]).includes(p))
-  if (unknownProvider) {
-    throw new ConfigError(
-      `OAUTH_ALLOWED_PROVIDERS: unknown provider "${unknownProvider}" (supported: ${OAUTH_PROVIDERS.join(', ')})`,
-    )
-  }
+  const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`
+  const oauth = oauthSettings(source, { allowed: e.OAUTH_ALLOWED_PROVIDERS, timeoutMs: e.OAUTH_TIMEOUT_MS, baseUrl })
 
   const embeddedDatabase = !e.DATABASE_URL
   const databaseUrl = e.DATABASE_URL ?? `postgres://postgres:postgres@127.0.0.1:${e.EMBEDDED_PG_PORT}/inkwell`
-  const baseUrl = e.BASE_URL ?? `http://localhost:${e.PORT}`
   // Port 465 is implicit TLS by definition; anything else keeps what was asked.
   const mailEncryption = e.MAIL_PORT === 465 ? 'ssl' : e.MAIL_ENCRYPTION
 
@@ -320,11 +245,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     verifyEmail: e.REGISTER_VERIFY_EMAIL,
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE,
     externalLinkRel: e.EXTERNAL_LINK_REL,
-    oauth: {
-      allowedProviders: allowedProviders as OAuthProviderId[],
-      providers: configuredOAuthProviders(source, allowedProviders as OAuthProviderId[], baseUrl),
-      timeoutMs: e.OAUTH_TIMEOUT_MS,
-    },
+    oauth,
     sitemapMaxUrls: e.SITEMAP_MAX_URLS,
     renderCache: { enabled: e.RENDER_CACHE === 'on', maxEntries: e.RENDER_CACHE_MAX_ENTRIES, maxBytes: e.RENDER_CACHE_MAX_MB * 1024 * 1024 },
     trustProxy: e.TRUST_PROXY,
@@ -337,17 +258,28 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
   }
 }
 
+/**
+ * What a process decides for itself, whatever the environment says: `npm run
+ * worker` always works, a one-shot script (seed, migrate, `npm run blog`) never
+ * takes jobs from the queue's workers.
+ */
+export type ProcessOverrides = Partial<Pick<Env, 'worker'>>
+
 let cached: Env | undefined
 /**
  * The process-wide configuration, built on first use. Every entry point reads
  * it through here (scripts, the Next bundle, the Astro handler), so `.env` in
  * the working directory is loaded here, once; variables already set in the
- * environment win over it.
+ * environment win over it. A script passes its overrides on its first call,
+ * before anything (payload.config.ts) builds the configuration without them.
  */
-export function getEnv(): Env {
+export function getEnv(overrides: ProcessOverrides = {}): Env {
   if (!cached) {
     loadDotenv({ path: path.resolve('.env'), quiet: true, override: false })
-    cached = buildEnv()
+    cached = { ...buildEnv(), ...overrides }
   }
-  return cached
+  const built = cached
+  const late = Object.entries(overrides).filter(([name, value]) => built[name as keyof ProcessOverrides] !== value)
+  if (late.length) throw new Error(`getEnv: ${late.map(([name]) => name).join(', ')} passed after the configuration was built; pass it on the first call`)
+  return built
 }

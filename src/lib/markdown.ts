@@ -12,8 +12,8 @@ import { highlightSync, prepareHighlighter } from './highlight'
 import { sanitize, type ImagePolicy } from './sanitize'
 import { slugify } from './slug'
 
-function createRenderer(options: { html: boolean }) {
-  const md = new MarkdownIt({ html: options.html, linkify: true, typographer: true })
+function createRenderer() {
+  const md = new MarkdownIt({ html: true, linkify: true, typographer: true })
 
   // Headings get stable anchors so sections can be linked to.
   md.core.ruler.push('heading_ids', (state) => {
@@ -42,9 +42,7 @@ function createRenderer(options: { html: boolean }) {
   }
 }
 
-const articleRenderer = createRenderer({ html: true })
-// Introductions are short profile text: Markdown without raw HTML.
-const introductionRenderer = createRenderer({ html: false })
+const articleRenderer = createRenderer()
 
 /**
  * Markdown as stored: U+0000 becomes U+FFFD, as CommonMark and HTML parsers
@@ -59,7 +57,3 @@ export async function renderMarkdown(source: string | null | undefined, { images
   return sanitize(await articleRenderer(source ?? ''), { images })
 }
 
-/** A profile introduction: Markdown without raw HTML → sanitized HTML. */
-export async function renderIntroduction(source: string | null | undefined): Promise<string> {
-  return sanitize(await introductionRenderer(source ?? ''))
-}

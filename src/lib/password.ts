@@ -11,6 +11,8 @@ import { promisify } from 'node:util'
 import { dictionary } from '@zxcvbn-ts/language-common'
 import type { Payload } from 'payload'
 
+import { readHiddenAuthFields } from './pool'
+
 const pbkdf2Async = promisify(pbkdf2)
 const CURRENT_PREFIX = 'pbkdf2-sha256-v1:'
 const CURRENT_ITERATIONS = 600_000
@@ -49,10 +51,7 @@ async function matchesHash(password: string, salt: string, stored: string): Prom
 
 export async function isCurrentPassword(payload: Payload, userId: number | string, password: unknown): Promise<boolean> {
   if (typeof password !== 'string' || password === '' || password.length > MAX_PASSWORD_LENGTH) return false
-  const user = (await payload.db.findOne({ collection: 'users', where: { id: { equals: userId } } })) as {
-    salt?: string
-    hash?: string
-  } | null
+  const user = await readHiddenAuthFields(payload, userId)
   if (!user?.salt || !user.hash) return false
   return matchesHash(password, user.salt, user.hash)
 }

@@ -9,6 +9,7 @@ import { APIError } from 'payload'
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 
 import { getEnv } from './env'
+import { poolOf } from './pool'
 import { connectRedis, whenReady } from './redis'
 
 export type RateLimitedAction = 'register' | 'login' | 'passwordReset' | 'captcha' | 'reply' | 'upload'
@@ -40,7 +41,7 @@ export class RateLimited extends APIError {
 const limiters = new WeakMap<Payload, Promise<Record<RateLimitedAction, RateLimiterAbstract>>>()
 
 async function postgresLimiter(payload: Payload, action: RateLimitedAction): Promise<RateLimiterAbstract> {
-  const storeClient = (payload.db as unknown as { pool: unknown }).pool
+  const storeClient = poolOf(payload)
   return new Promise((resolve, reject) => {
     const limiter: RateLimiterPostgres = new RateLimiterPostgres(
       { storeClient, storeType: 'pool', tableName: 'rate_limits', keyPrefix: action, ...RATE_LIMITS[action] },

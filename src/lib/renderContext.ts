@@ -1,22 +1,20 @@
 /**
  * What a page render knows about the render cache that runs it, shared by the
  * server and the Astro bundle (each has its own module instances, hence
- * globalThis). The cache runs each render inside an AsyncLocalStorage
+ * processShared). The cache runs each render inside an AsyncLocalStorage
  * context; code in the page that swallows an error (to show the rest of the
  * page) reports it here, so the cache does not keep that degraded page.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
 
+import { processShared } from './processShared'
+
 export type RenderState = {
-  /** Rendered for the cache: the cache counts the views it serves, the page must not. */
-  forCache: boolean
   /** Something failed and the page shows less than it should: never store it. */
   swallowedError: boolean
 }
 
-const KEY = Symbol.for('inkwell.renderContext')
-const g = globalThis as unknown as { [KEY]?: AsyncLocalStorage<RenderState> }
-const storage = (g[KEY] ??= new AsyncLocalStorage<RenderState>())
+const storage = processShared('renderContext', () => new AsyncLocalStorage<RenderState>())
 
 export function runRender<T>(state: RenderState, fn: () => T): T {
   return storage.run(state, fn)

@@ -1,7 +1,7 @@
 import { type MigrateDownArgs, type MigrateUpArgs, sql } from '@payloadcms/db-postgres'
+import { parseFragment } from 'parse5'
+import type { DefaultTreeAdapterMap } from 'parse5'
 import sanitizeHtml from 'sanitize-html'
-
-import { excerptOf } from '../lib/excerpt'
 
 /**
  * The automatic excerpt used to glue blocks together ("Second headingSome
@@ -26,6 +26,80 @@ export function legacyExcerptOf(html: string, maxLength = 200): string {
   if (text.length <= maxLength) return text
   const cut = text.slice(0, maxLength)
   return cut.slice(0, Math.max(cut.lastIndexOf(' '), maxLength - 20)).trimEnd() + '…'
+}
+
+/*
+ * The new automatic excerpt, frozen on purpose: a copy of excerptOf (src/lib/excerpt.ts,
+ * with trimEnd from src/lib/trimEnd.ts) as it was when this migration was written.
+ * A migration imports no live code (tests/unit/migrations-frozen.test.ts), so a later
+ * change to the live excerpt never changes what this migration did.
+ */
+type Node = DefaultTreeAdapterMap['childNode'] | DefaultTreeAdapterMap['documentFragment']
+const EXCERPT_MAX_LENGTH = 160
+const SKIPPED = new Set(['pre', 'script', 'style', 'template', 'noscript', 'svg', 'math', 'iframe', 'object', 'textarea'])
+const BOUNDARIES = new Set([
+  'address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'div', 'dl', 'dt',
+  'figcaption', 'figure', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'img', 'li',
+  'main', 'nav', 'ol', 'p', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+])
+const ENOUGH = EXCERPT_MAX_LENGTH * 2
+const TRAILING_PUNCTUATION = /[\s,;:.!?，、；：。！？-]/u
+
+function trimEnd(text: string, isTrimmed: (character: string) => boolean): string {
+  let end = text.length
+  while (end > 0 && isTrimmed(text[end - 1]!)) end--
+  return text.slice(0, end)
+}
+
+function proseOf(html: string | null | undefined, enough = Infinity): string {
+  if (!html) return ''
+  const parts: string[] = []
+  let length = 0
+  const stack: (Node | ' ')[] = [parseFragment(html)]
+  while (stack.length && length < enough) {
+    const node = stack.pop()!
+    if (node === ' ') {
+      parts.push(' ')
+      continue
+    }
+    if (node.nodeName === '#text') {
+      const value = (node as DefaultTreeAdapterMap['textNode']).value
+      parts.push(value)
+      length += value.length
+      continue
+    }
+    if (!('childNodes' in node) || SKIPPED.has(node.nodeName)) continue
+    const boundary = BOUNDARIES.has(node.nodeName)
+    if (boundary) stack.push(' ')
+    for (let i = node.childNodes.length - 1; i >= 0; i--) stack.push(node.childNodes[i]!)
+    if (boundary) parts.push(' ')
+  }
+  return parts.join('').replace(/\s+/g, ' ').trim()
+}
+
+const words = new Intl.Segmenter(undefined, { granularity: 'word' })
+
+function truncateAtWord(text: string, max = EXCERPT_MAX_LENGTH): string {
+  if (text.length <= max) return text
+  const room = max - 1
+  let end = 0
+  for (const { index, segment } of words.segment(text.slice(0, room + 1))) {
+    if (index + segment.length > room) break
+    end = index + segment.length
+  }
+  if (end < room / 2) end = /[\uD800-\uDBFF]/.test(text[room - 1] ?? '') ? room - 1 : room
+  return trimEnd(text.slice(0, end), (c) => TRAILING_PUNCTUATION.test(c)) + '…'
+}
+
+function openingProse(html: string, max: number): string {
+  for (let window = 16_384; ; window *= 4) {
+    const prose = proseOf(html.slice(0, window), Math.max(ENOUGH, max * 2))
+    if (prose.length > max || window >= html.length) return prose
+  }
+}
+
+function excerptOf(html: string | null | undefined, max = EXCERPT_MAX_LENGTH): string {
+  return html ? truncateAtWord(openingProse(html, max), max) : ''
 }
 
 const BATCH = 200

@@ -1,7 +1,7 @@
 import { type MigrateDownArgs, type MigrateUpArgs, sql } from '@payloadcms/db-postgres'
 
 /**
- * Ids of view batches already added to the counts (src/lib/views.ts): a
+ * Ids of view batches already added to the counts (src/plugins/activity/views.ts): a
  * batch retried after a timeout, or a view sync rerun after a crash, finds
  * its id here and adds nothing. Pruned after a week by the daily view sync.
  */

@@ -28,6 +28,10 @@ import { type MigrateDownArgs, type MigrateUpArgs, sql } from '@payloadcms/db-po
  *   dashboard_tag_days           whole UTC days, and quarters only at its two ends
  *   dashboard_view_days          all articles' views per day
  *
+ * Derived data kept by triggers, not Payload hooks (the rule: src/lib/pool.ts):
+ * statistics over all rows must count bulk and raw SQL writes (the view sync,
+ * imports, seeds), which never run Payload hooks.
+ *
  * Kept exact by statement-level triggers with transition tables (one upsert
  * per statement, however many rows it wrote, so bulk writes stay set-based),
  * whoever writes: Payload, the view sync, raw SQL. Articles are re-derived by

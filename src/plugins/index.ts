@@ -24,32 +24,64 @@ import { sitePlugin } from './site'
 import { slugsPlugin } from './slugs'
 import { userSwitchPlugin } from './userSwitch'
 
-export function inkwellPlugins(env: Env): Plugin[] {
-  return [
-    accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.uploadMaxBytes, verifyEmail: env.verifyEmail, sessionMaxAgeSeconds: env.sessionMaxAgeSeconds }),
-    oauthPlugin(),
-    contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
-    sitePlugin(),
-    slugsPlugin({ translate: env.translate }),
-    userSwitchPlugin({ debug: env.debug, production: env.production }),
-    notificationsPlugin(),
-    jobsPlugin({
+/**
+ * Plugins a site may leave out (`inkwellPlugins(env, { without: ['search'] })`):
+ * the feature goes, nothing else breaks (tests/integration/plugin-removal.test.ts
+ * boots without each). The others are what the rest stands on: accounts (Users,
+ * the admin's user collection), content (Articles and what hangs off them),
+ * site (the settings global registration and the reader site read), slugs
+ * (article URLs), jobs (the queue every enqueue goes through), and the rules
+ * every collection obeys: renderCache (purges the server's page cache),
+ * listLimits and guards (security rules).
+ */
+export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens'] as const
+export type OptionalPlugin = (typeof OPTIONAL_PLUGINS)[number]
+
+export type CompositionOptions = {
+  without?: readonly OptionalPlugin[]
+  /** Plugins of your own (docs/EXTENDING.md): composed after the features, before the rules that cover every collection. */
+  extra?: Plugin[]
+}
+
+export function inkwellPlugins(env: Env, { without = [], extra = [] }: CompositionOptions = {}): Plugin[] {
+  const plugins = {
+    accounts: accountsPlugin({ secureCookies: env.secureCookies, baseUrl: env.baseUrl, avatarMaxBytes: env.uploadMaxBytes, verifyEmail: env.verifyEmail, sessionMaxAgeSeconds: env.sessionMaxAgeSeconds }),
+    oauth: oauthPlugin({
+      providers: env.oauth.providers,
+      timeoutMs: env.oauth.timeoutMs,
+      secureCookies: env.secureCookies,
+      verifyEmail: env.verifyEmail,
+      baseUrl: env.baseUrl,
+      avatarMaxBytes: env.uploadMaxBytes,
+    }),
+    content: contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
+    site: sitePlugin(),
+    slugs: slugsPlugin({
+      collections: { articles: { from: 'title', trackOrigin: true }, categories: { from: 'name' }, tags: { from: 'name' } },
+      translate: env.translate,
+    }),
+    userSwitch: userSwitchPlugin({ debug: env.debug, production: env.production }),
+    notifications: notificationsPlugin(),
+    jobs: jobsPlugin({
       connection: env.queueConnection,
       databaseUrl: env.databaseUrl,
       work: env.worker,
       timeZone: env.timeZone,
       syncRetryScale: env.syncRetryScale,
     }),
-    searchPlugin(),
-    activityPlugin({ redisUrl: env.redisUrl, redisKeyPrefix: env.redisKeyPrefix, redisTimeoutMs: env.redisTimeoutMs, timeZone: env.timeZone }),
-    dashboardPlugin({ timeZone: env.timeZone }),
-    articleSeoPlugin({ siteName: 'Inkwell' }),
+    search: searchPlugin(),
+    activity: activityPlugin({ redisUrl: env.redisUrl, redisKeyPrefix: env.redisKeyPrefix, redisTimeoutMs: env.redisTimeoutMs, timeZone: env.timeZone }),
+    dashboard: dashboardPlugin({ timeZone: env.timeZone }),
+    seo: articleSeoPlugin({ siteName: 'Inkwell' }),
     // Last: they decorate the collections the plugins above added.
-    renderCachePlugin(),
-    listLimitsPlugin(),
+    renderCache: renderCachePlugin(),
+    listLimits: listLimitsPlugin(),
     // Sees every collection and endpoint: the token strategy and the rules a token obeys everywhere.
-    accessTokensPlugin(),
+    accessTokens: accessTokensPlugin(),
     // After every plugin that adds collections: rules all of them obey (server-owned fields, sort paths, text).
-    guardsPlugin(),
-  ]
+    guards: guardsPlugin(),
+  }
+  const kept = Object.entries(plugins).filter(([name]) => !(without as readonly string[]).includes(name))
+  const rules = kept.findIndex(([name]) => name === 'renderCache')
+  return [...kept.slice(0, rules).map(([, p]) => p), ...extra, ...kept.slice(rules).map(([, p]) => p)]
 }

@@ -22,7 +22,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import { createLocalReq, executeAuthStrategies, type Payload } from 'payload'
 
-import { QUEUE_CONSOLE_PATH, queueConsoleAccess, signInURL } from '../admin/QueueConsole/data'
+import { QUEUE_CONSOLE_PATH, queueConsoleAccess, signInURL } from '../plugins/jobs/admin/queueConsoleData'
 
 /** Whether a request is for a guarded admin view (synchronous, per request). */
 export function isGuardedAdminView(payload: Payload, method: string | undefined, pathname: string): boolean {

@@ -15,7 +15,7 @@ import type { Env } from '../lib/env'
 import { redactCredentials } from '../lib/redactCredentials'
 import { acceptingEveryBodyForm } from '../lib/requestBody'
 import { installSitePayload } from '../lib/sitePayload'
-import type { ViewCounter } from '../lib/views'
+import type { ViewCounter } from '../plugins/activity/views'
 import { enforceBodyLimit } from './bodyLimit'
 import { guardAdminView, isGuardedAdminView } from './guardedAdminViews'
 import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
@@ -136,7 +136,7 @@ export async function startWebServer(
       }
     } else if (!astro!.staticFiles.has(pathname)) {
       const key = cache && isCacheable(req) ? cacheKeyOf(req.url ?? '/') : null
-      const rendering = key ? cache!.serve(req, res, key, handler) : renderPage(req, res, handler)
+      const rendering = key ? cache!.serve(req, res, key, handler) : renderPage(req, res, handler, { views })
       return void rendering.catch((error) => internalError(res, error, log))
     }
     try {

@@ -12,10 +12,12 @@
  * no cookie, swallowed no error and saw no purge of its tags meanwhile. Kept
  * pages carry brotli and gzip variants, compressed once when stored.
  *
- * Article pages count a view per GET a person makes (see shouldCountView);
- * their shown count is the one at render time, refreshed every
- * VIEW_COUNT_REFRESH_MS, because a number spliced into every response would
- * rule out compressing once.
+ * Article views are counted here and only here, for every page served,
+ * cached or not: an article page declares its article (`x-inkwell-views`),
+ * and each 200 answer of it to a GET a person makes (see shouldCountView) is
+ * one view. The shown count is the one at render time, refreshed every
+ * VIEW_COUNT_REFRESH_MS on a kept page, because a number spliced into every
+ * response would rule out compressing once.
  */
 import { EventEmitter } from 'node:events'
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
@@ -26,7 +28,7 @@ import { LRUCache } from 'lru-cache'
 
 import { onInvalidate } from '../lib/cacheBus'
 import { runRender, type RenderState } from '../lib/renderContext'
-import { shouldCountView, type ViewCounter } from '../lib/views'
+import { shouldCountView, type ViewCounter } from '../plugins/activity/views'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown
 
@@ -35,6 +37,19 @@ const VIEWS_HEADER = 'x-inkwell-views'
 const SESSION_COOKIE = /(?:^|;\s*)payload-token=/
 const INTERNAL_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', TAGS_HEADER, VIEWS_HEADER])
 export const VIEW_COUNT_REFRESH_MS = 30_000
+
+// ---- article views --------------------------------------------------------
+
+/** The article a rendered page is a view of: declared by the page in `x-inkwell-views`. */
+function viewedArticle(headers: OutgoingHttpHeaders): number | undefined {
+  const id = Number(headerValue(headers[VIEWS_HEADER]))
+  return Number.isInteger(id) && id > 0 ? id : undefined
+}
+
+/** The one place a served page view is counted: a 200 of an article page, to a person's GET. */
+function countView(views: ViewCounter | undefined, req: IncomingMessage, status: number, articleId: number | undefined): void {
+  if (views && articleId && status === 200 && shouldCountView(req)) views.hit(articleId)
+}
 
 // ---- which pages, which parameters --------------------------------------
 
@@ -295,7 +310,7 @@ export class RenderCache {
       // A render still in flight (its variants being compressed, say) may have begun before a
       // purge of what it shows: that answer is stale for a request that came after the purge.
       if (shareable && !this.purgedSince(startedAt, entry.tags)) return this.write(req, res, entry, false)
-      return renderPage(req, res, handler, { forCache: false })
+      return renderPage(req, res, handler, { views: this.options.views })
     }
     const rendering = this.renderAndStream(req, res, key, handler).finally(() => this.inflight.delete(key))
     this.inflight.set(key, rendering)
@@ -303,7 +318,7 @@ export class RenderCache {
   }
 
   private write(req: IncomingMessage, res: ServerResponse, entry: Entry, hit: boolean) {
-    if (entry.articleId && entry.status === 200 && shouldCountView(req)) this.options.views?.hit(entry.articleId)
+    countView(this.options.views, req, entry.status, entry.articleId)
     const encoding = negotiateEncoding(req.headers['accept-encoding'])
     const body = (encoding === 'br' && entry.br) || (encoding === 'gzip' && entry.gzip) || entry.body
     if (body === entry.body && encoding !== 'identity' && !entry.headers['content-encoding']) {
@@ -327,7 +342,7 @@ export class RenderCache {
   /** Renders for the cache while streaming to this first reader; keeps the page when it may. */
   private async renderAndStream(req: IncomingMessage, res: ServerResponse, key: string, handler: Handler): Promise<Rendered> {
     const startedAt = this.seq
-    const state: RenderState = { forCache: true, swallowedError: false }
+    const state: RenderState = { swallowedError: false }
     let stream: ReturnType<typeof openStream> | undefined
     const captured = new CapturedResponse(
       req,
@@ -343,13 +358,12 @@ export class RenderCache {
 
     const headers = publicHeaders(captured.headers)
     const tags = (headerValue(captured.headers[TAGS_HEADER]) ?? '').split(',').map((t) => t.trim()).filter(Boolean)
-    const viewsOf = Number(headerValue(captured.headers[VIEWS_HEADER]))
     const entry: Entry = { status: captured.statusCode, headers, body: Buffer.concat(captured.chunks), tags }
-    if (Number.isInteger(viewsOf) && viewsOf > 0) {
-      entry.articleId = viewsOf
+    const articleId = viewedArticle(captured.headers)
+    if (articleId) {
+      entry.articleId = articleId
       entry.expiresAt = Date.now() + VIEW_COUNT_REFRESH_MS
-      // This reader's view: the page left counting to the cache.
-      if (entry.status === 200 && shouldCountView(req)) this.options.views?.hit(viewsOf)
+      countView(this.options.views, req, entry.status, articleId) // this first reader's view
     }
     const setsCookie = captured.headers['set-cookie'] !== undefined
     const privateAnswer = /no-store|private/i.test(headerValue(captured.headers['cache-control']) ?? '')
@@ -406,18 +420,22 @@ function publicHeaders(headers: OutgoingHttpHeaders): Record<string, string | st
 
 /**
  * Renders a page through Astro without the cache (signed-in readers, forms,
- * pages not cached, or the cache turned off), streamed and compressed.
+ * pages not cached, or the cache turned off), streamed and compressed; an
+ * article page's view is counted here (`views`), as the cache counts those it serves.
  */
-export async function renderPage(req: IncomingMessage, res: ServerResponse, handler: Handler, { forCache = false } = {}): Promise<void> {
+export async function renderPage(req: IncomingMessage, res: ServerResponse, handler: Handler, { views }: { views?: ViewCounter } = {}): Promise<void> {
   let stream: ReturnType<typeof openStream> | undefined
   const captured = new CapturedResponse(
     req,
-    (status, headers) => (stream = openStream(req, res, status, publicHeaders(headers))),
+    (status, headers) => {
+      countView(views, req, status, viewedArticle(headers))
+      stream = openStream(req, res, status, publicHeaders(headers))
+    },
     (chunk) => stream?.write(chunk),
   )
   // Nothing is kept: drop each chunk once it is passed on.
   captured.chunks.push = () => 0
-  await runRender({ forCache, swallowedError: false }, async () => {
+  await runRender({ swallowedError: false }, async () => {
     await handler(req, captured as unknown as ServerResponse)
     await captured.done
   })

@@ -15,9 +15,10 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { startApp, type RunningApp } from '../helpers/app'
-import { runScript, scriptEnv, spawnScript } from '../helpers/script'
+import { runScript, scriptEnv } from '../helpers/script'
 import { smtpEnv, startInbox, type Inbox } from '../helpers/smtp'
 import { waitUntil } from '../helpers/waitUntil'
+import { killGroup, startWorker } from '../helpers/worker'
 
 let webA: RunningApp
 let webB: RunningApp
@@ -29,27 +30,6 @@ const SEED_PASSWORD = 'inkwell-demo'
 
 function workerEnv(): NodeJS.ProcessEnv {
   return scriptEnv(webA.databaseUrl, { QUEUE_CONNECTION: 'pgboss', BASE_URL: webA.url, ...smtpEnv(inbox) })
-}
-
-function startWorker(): Promise<ChildProcess> {
-  const child = spawnScript('scripts/worker.ts', [], workerEnv(), { detached: true })
-  workers.push(child)
-  return new Promise((resolve, reject) => {
-    let out = ''
-    const onData = (c: Buffer) => {
-      out += c
-      if (out.includes('Inkwell worker is running')) resolve(child)
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}: ${out}`)))
-  })
-}
-
-function killGroup(child: ChildProcess): void {
-  try {
-    process.kill(-child.pid!, 'SIGKILL')
-  } catch {}
 }
 
 async function token(app: RunningApp, email: string): Promise<string> {
@@ -95,20 +75,20 @@ afterAll(async () => {
 
 describe('two web processes and the workers on one database', () => {
   it('finishes the job of a killed worker on another worker', async () => {
-    const first = await startWorker()
+    const first = await startWorker(workerEnv(), workers)
     const reader = await token(webA, 'reader1@inkwell.test')
     const [article] = (await api(webB, '/api/articles?limit=1&sort=-publishedAt')).body.docs
     const reply = await api(webA, '/api/replies', { json: { article: article.id, body: 'Written while a worker dies' }, token: reader })
     expect(reply.status).toBe(201)
     await waitUntil(async () => inbox.held.length === 1, { what: 'the first worker to be mid-send', timeoutMs: 120_000 })
-    await startWorker()
+    await startWorker(workerEnv(), workers)
     killGroup(first)
     hold = false
     await waitUntil(async () => inbox.messages.some((m) => m.text?.includes('Written while a worker dies')), { what: 'the mail from the other worker', timeoutMs: 180_000 })
     const { rows } = await db.query(`select state from pgboss.job where singleton_key = $1`, [`reply:${reply.body.doc.id}`])
     expect(rows.map((r) => r.state)).toEqual(['completed'])
     // Two workers again for what follows.
-    await startWorker()
+    await startWorker(workerEnv(), workers)
   }, 480_000) // three worker boots on a machine shared with other test runs
 
   it('purges a page cached by one web process when the other one changes it', async () => {

@@ -6,10 +6,11 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
-import { getPayload, type Payload } from 'payload'
+import { getPayload, type Payload, type Plugin } from 'payload'
 import { inject } from 'vitest'
 
 import { closePayload } from '../../src/lib/boot'
+import { buildEnv } from '../../src/lib/env'
 import { adminQuery } from './postgres'
 
 export type TestPayload = { payload: Payload; databaseUrl: string; databaseName: string; destroy: () => Promise<void> }
@@ -25,7 +26,18 @@ export async function createTestDatabase(): Promise<{ name: string; url: string;
   }
 }
 
-export async function createTestPayload(env: Record<string, string> = {}): Promise<TestPayload> {
+export type TestPayloadOptions = {
+  /**
+   * Composes the instance from another plugin list than the app's: called
+   * with `inkwellPlugins` and this call's typed env, it returns the list, e.g.
+   * `(compose, env) => compose(env, { without: ['search'] })`. The config is
+   * then built for this call alone (`inkwellConfig` in payload.config.ts)
+   * instead of being the app's `payload.config` module.
+   */
+  plugins?: (compose: typeof import('../../src/plugins').inkwellPlugins, env: ReturnType<typeof buildEnv>) => Plugin[]
+}
+
+export async function createTestPayload(env: Record<string, string> = {}, options: TestPayloadOptions = {}): Promise<TestPayload> {
   const database = await createTestDatabase()
   Object.assign(process.env, {
     DATABASE_URL: database.url,
@@ -37,7 +49,7 @@ export async function createTestPayload(env: Record<string, string> = {}): Promi
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'inkwell-test-')),
     ...env,
   })
-  const { default: config } = await import('../../payload.config')
+  const config = options.plugins ? await composedConfig(options.plugins) : (await import('../../payload.config')).default
   const payload = await getPayload({ config, key: database.name })
   return {
     payload,
@@ -48,4 +60,10 @@ export async function createTestPayload(env: Record<string, string> = {}): Promi
       await database.drop()
     },
   }
+}
+
+async function composedConfig(plugins: NonNullable<TestPayloadOptions['plugins']>) {
+  const [{ inkwellConfig }, { inkwellPlugins }] = await Promise.all([import('../../payload.config'), import('../../src/plugins')])
+  const env = buildEnv(process.env)
+  return inkwellConfig(env, plugins(inkwellPlugins, env))
 }

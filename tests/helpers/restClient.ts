@@ -5,6 +5,8 @@
  */
 import { handleEndpoints, type Payload } from 'payload'
 
+import { query } from '../../src/lib/pool'
+
 export const BASE = 'http://localhost:3000'
 
 export type Reply = { status: number; headers: Headers; json: () => Promise<any>; text: () => Promise<string> }
@@ -82,8 +84,7 @@ export class Browser {
 }
 
 export async function captchaAnswer(payload: Payload, token: string): Promise<string> {
-  const pool = (payload.db as unknown as { pool: { query: (q: string, v: unknown[]) => Promise<{ rows: { answer: string }[] }> } }).pool
-  const { rows } = await pool.query('select answer from captcha_challenges where token = $1', [token])
+  const rows = await query<{ answer: string }>(payload, 'select answer from captcha_challenges where token = $1', [token])
   if (!rows[0]) throw new Error('no captcha stored for this browser')
   return rows[0].answer
 }

@@ -9,7 +9,8 @@ import { Writable } from 'node:stream'
 import pino from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { hashSecret } from '../../src/lib/accessTokens'
+import { hashSecret } from '../../src/plugins/accessTokens/tokens'
+import { poolOf } from '../../src/lib/pool'
 import { redactCredentials, redactLogValue } from '../../src/lib/redactCredentials'
 import { cli, form, json } from '../helpers/cliClient'
 import { graphqlRequest } from './graphql-client'
@@ -58,7 +59,7 @@ describe('creating a token', () => {
     expect(again.status).toBe(200)
     expect(again.body).not.toHaveProperty('token')
     expect(again.body).not.toHaveProperty('secretHash')
-    const { rows } = await (t.payload.db as any).pool.query('select secret_hash, public_id, user_id from access_tokens where id = $1', [doc.id])
+    const { rows } = await poolOf(t.payload).query('select secret_hash, public_id, user_id from access_tokens where id = $1', [doc.id])
     expect(rows[0].secret_hash).toBe(hashSecret(doc.token.split('_').slice(2).join('_')))
     expect(JSON.stringify(rows[0])).not.toContain(doc.token.slice(17))
     expect(rows[0].user_id).toBe(cast.reader.id)
@@ -148,7 +149,7 @@ describe('using a token', () => {
     expect((await send('/api/users/me', bearer(wrong))).body.user).toBeNull()
 
     const expiring = await createToken({ name: 'expiring', scope: 'write', expiresAt: new Date(Date.now() + 60_000).toISOString() })
-    await (t.payload.db as any).pool.query(`update access_tokens set expires_at = now() - interval '1 second' where id = $1`, [expiring.id])
+    await poolOf(t.payload).query(`update access_tokens set expires_at = now() - interval '1 second' where id = $1`, [expiring.id])
     expect((await send('/api/users/me', bearer(expiring.token))).body.user).toBeNull()
 
     expect((await send(`/api/access-tokens/${id}`, withJwt(readerJwt, { method: 'DELETE' }))).status).toBe(200)

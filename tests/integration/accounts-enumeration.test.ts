@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { readHiddenAuthFields } from '../../src/lib/pool'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, validUser } from './accounts-client'
 import { Mailbox } from './accounts-mailbox'
@@ -79,8 +80,8 @@ describe('no account enumeration', () => {
 
   it('lockout: a locked account answers as an unknown address does', async () => {
     for (let i = 0; i < 5; i++) await browser().login('locked@example.test', `wrong-${i}`)
-    const stored = await t.payload.db.findOne({ collection: 'users', where: { email: { equals: 'locked@example.test' } } })
-    expect((stored as { lockUntil?: string }).lockUntil).toBeTruthy()
+    const stored = await readHiddenAuthFields(t.payload, { email: 'locked@example.test' })
+    expect(stored?.lockUntil).toBeTruthy()
     const result = await compare(
       () => timed(() => browser().login('locked@example.test', validUser('x').password)),
       (i) => timed(() => browser().login(`nobody-else-${i}@example.test`, validUser('x').password)),

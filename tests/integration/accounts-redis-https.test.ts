@@ -5,6 +5,7 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { poolOf } from '../../src/lib/pool'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, validUser } from './accounts-client'
 
@@ -39,8 +40,7 @@ describe('on https, with Redis', () => {
     await redis.del(`inkwell:rl:login:${b.ip}`)
     await b.login('owner@example.test', 'wrong-password')
     expect(Number(await redis.get(`inkwell:rl:login:${b.ip}`))).toBe(1)
-    const pool = (t.payload.db as unknown as { pool: { query: (q: string) => Promise<{ rows: unknown[] }> } }).pool
-    const { rows } = await pool.query(`select key from rate_limits where key like '%${b.ip}'`)
+    const { rows } = await poolOf(t.payload).query(`select key from rate_limits where key like '%${b.ip}'`)
     expect(rows).toEqual([])
     await redis.del(`inkwell:rl:login:${b.ip}`)
   })

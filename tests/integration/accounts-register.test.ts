@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import sharp from 'sharp'
 
-import { CAPTCHA_HEIGHT, CAPTCHA_WIDTH } from '../../src/lib/captcha'
+import { CAPTCHA_HEIGHT, CAPTCHA_WIDTH } from '../../src/plugins/accounts/captcha'
+import { poolOf } from '../../src/lib/pool'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, captchaAnswer, validUser } from './accounts-client'
 import { apiErrorOf } from '../../frontend/src/lib/api/errors'
@@ -92,8 +93,7 @@ describe('captcha', () => {
   it('refuses an answer older than five minutes', async () => {
     const b = browser()
     const answer = await b.solveCaptcha()
-    const pool = (t.payload.db as unknown as { pool: { query: (q: string, v: unknown[]) => Promise<unknown> } }).pool
-    await pool.query(`update captcha_challenges set expires_at = now() - interval '1 second' where token = $1`, [b.cookies.get('inkwell-captcha')])
+    await poolOf(t.payload).query(`update captcha_challenges set expires_at = now() - interval '1 second' where token = $1`, [b.cookies.get('inkwell-captcha')])
     const reply = await b.request('/api/accounts/register', { json: { ...validUser('late@example.test'), captcha: answer } })
     expect(reply.status).toBe(400)
     expect(apiErrorOf(await reply.json()).fields.captcha).toMatch(/expired/)

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import type { User } from '../../src/payload-types'
+import { readHiddenAuthFields } from '../../src/lib/pool'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, validUser } from './accounts-client'
 import { Mailbox, recipient } from './accounts-mailbox'
@@ -21,7 +22,7 @@ const PASSWORD = validUser('x').password
 const users: Record<string, User> = {}
 
 async function userByEmail(email: string) {
-  return (await t.payload.db.findOne({ collection: 'users', where: { email: { equals: email } } })) as Record<string, any>
+  return (await readHiddenAuthFields(t.payload, { email })) as Record<string, any>
 }
 
 async function signedIn(email: string, password = PASSWORD): Promise<Browser> {

@@ -12,8 +12,8 @@ import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { registeredCommands, type CommandIO } from '../../jobs/commands'
-import { dayIn } from '../../src/lib/day'
-import { activityKeys, lastActiveRecorderOf } from '../../src/lib/lastActive'
+import { dayIn } from '../../src/plugins/activity/day'
+import { activityKeys, lastActiveRecorderOf } from '../../src/plugins/activity/lastActive'
 import { poolOf } from '../../src/lib/pool'
 import { graphqlRequest } from './graphql-client'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
@@ -31,7 +31,7 @@ const quiet: CommandIO = { log: () => {}, progress: () => {} }
 const run = (name: string) => registeredCommands(t.payload).schedules.find((s) => s.name === name)!.run(t.payload, quiet)
 
 async function storedActivedAt(id: number): Promise<Date | null> {
-  const { rows } = (await poolOf(t.payload)!.query('select actived_at from users where id = $1', [id])) as { rows: { actived_at: Date | null }[] }
+  const { rows } = (await poolOf(t.payload).query('select actived_at from users where id = $1', [id])) as { rows: { actived_at: Date | null }[] }
   return rows[0]!.actived_at
 }
 

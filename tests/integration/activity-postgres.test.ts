@@ -11,13 +11,13 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { registeredCommands, type CommandIO } from '../../jobs/commands'
-import { ACTIVE_USERS_KEY, readActiveUsers, rankActiveUsers } from '../../src/lib/activeUsers'
+import { ACTIVE_USERS_KEY, readActiveUsers, rankActiveUsers } from '../../src/plugins/activity/activeUsers'
 import { onInvalidate } from '../../src/lib/cacheBus'
-import { dayIn } from '../../src/lib/day'
-import { lastActiveRecorderOf } from '../../src/lib/lastActive'
+import { dayIn } from '../../src/plugins/activity/day'
+import { lastActiveRecorderOf } from '../../src/plugins/activity/lastActive'
 import { poolOf } from '../../src/lib/pool'
-import { searchArticles } from '../../src/lib/search'
-import { applyViewBatch, displayedViewCount, viewCounterOf } from '../../src/lib/views'
+import { searchArticles } from '../../src/plugins/search/searchArticles'
+import { applyViewBatch, displayedViewCount, viewCounterOf } from '../../src/plugins/activity/views'
 import { graphqlRequest } from './graphql-client'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser } from '../helpers/restClient'
@@ -28,7 +28,7 @@ let t: TestPayload
 let cast: Awaited<ReturnType<typeof createCast>>
 const quiet: CommandIO = { log: () => {}, progress: () => {} }
 const run = (name: string) => registeredCommands(t.payload).schedules.find((s) => s.name === name)!.run(t.payload, quiet)
-const query = async <R>(sql: string, params: unknown[] = []) => ((await poolOf(t.payload)!.query(sql, params)) as { rows: R[] }).rows
+const query = async <R>(sql: string, params: unknown[] = []) => (await poolOf(t.payload).query(sql, params)).rows as R[]
 
 function article(title: string, data: Record<string, unknown> = {}) {
   return t.payload.create({ collection: 'articles', data: { title, format: 'markdown', markdown: `${title} body`, status: 'published', author: cast.author.id, ...data } as never })
@@ -56,8 +56,8 @@ describe('views without Redis', () => {
     expect(row).toEqual({ view_count: '1000', views: 1000, day: dayIn('Asia/Tokyo') })
     // A batch retried after an unclear failure is not counted twice.
     const batch = { id: randomUUID(), day: '2026-01-02', counts: new Map([[id, 5]]) }
-    await applyViewBatch(poolOf(t.payload)!, batch)
-    await applyViewBatch(poolOf(t.payload)!, batch)
+    await applyViewBatch(poolOf(t.payload), batch)
+    await applyViewBatch(poolOf(t.payload), batch)
     expect((await t.payload.findByID({ collection: 'articles', id })).viewCount).toBe(1005)
     expect(await run('sync-article-view-count')).toMatch(/nothing to sync/)
   })
@@ -81,7 +81,7 @@ describe('last-active without Redis', () => {
 
 describe('active users', () => {
   it('ranks articles × 4 + replies × 1 of the last 7 days: drafts, scheduled, old and deleted users count for nothing; ties by id', async () => {
-    const pool = poolOf(t.payload)!
+    const pool = poolOf(t.payload)
     // A clean slate for the ranking: the articles above are by `author`.
     await pool.query('delete from articles')
     const u = {

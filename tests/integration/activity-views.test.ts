@@ -12,10 +12,10 @@ import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { registeredCommands, type CommandIO } from '../../jobs/commands'
-import { dayIn } from '../../src/lib/day'
+import { dayIn } from '../../src/plugins/activity/day'
 import { poolOf } from '../../src/lib/pool'
 import { connectRedis, whenReady } from '../../src/lib/redis'
-import { BatchedViewCounter, displayedViewCounts, redisViewSink, syncViewsToDatabase, viewCounterOf, viewKeys } from '../../src/lib/views'
+import { BatchedViewCounter, displayedViewCounts, redisViewSink, syncViewsToDatabase, viewCounterOf, viewKeys } from '../../src/plugins/activity/views'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { startOwnRedis, type OwnRedis } from '../helpers/redisServer'
 import { createCast } from '../helpers/users'
@@ -34,7 +34,7 @@ async function runCommand(name: string): Promise<string> {
 }
 
 async function stored(id: number): Promise<{ viewCount: number; days: number }> {
-  const pool = poolOf(t.payload)!
+  const pool = poolOf(t.payload)
   const { rows } = (await pool.query(
     `select coalesce(a.view_count, 0)::int as view_count, coalesce((select sum(views) from article_view_days d where d.article_id = a.id), 0)::int as days
        from articles a where a.id = $1`,
@@ -44,6 +44,8 @@ async function stored(id: number): Promise<{ viewCount: number; days: number }> 
 }
 
 const yieldToIO = () => new Promise((resolve) => setImmediate(resolve))
+/** Far longer than REDIS_TIMEOUT_MS: a read answered within it answered while Redis was paused. */
+const PAUSE_MS = 5_000
 
 beforeAll(async () => {
   redis = await startOwnRedis()
@@ -135,7 +137,7 @@ describe('view counts in Redis', () => {
     const before = (await stored(id)).viewCount
     for (let i = 0; i < 100; i++) counter.hit(id)
     await counter.flush()
-    const pool = poolOf(t.payload)!
+    const pool = poolOf(t.payload)
     // A database that is slow to answer: views arrive and are flushed to Redis while the sync waits on it.
     const slowDb = {
       query: async (sql: string, params: unknown[]) => {
@@ -159,7 +161,7 @@ describe('view counts in Redis', () => {
     const before = (await stored(id)).viewCount
     for (let i = 0; i < 40; i++) counter.hit(id)
     await counter.flush()
-    const pool = poolOf(t.payload)!
+    const pool = poolOf(t.payload)
     // The database write commits, then the process dies before clearing Redis.
     const dies = { query: async (sql: string, params: unknown[]) => (await pool.query(sql, params), Promise.reject(new Error('killed'))) }
     const connection = await whenReady(connectRedis({ url: redis.url, timeoutMs: 5_000, log: () => {} }), 10_000)
@@ -178,15 +180,15 @@ describe('view counts in Redis', () => {
     counter.hit(id)
     await counter.flush()
     expect((await displayedViewCounts(t.payload, [{ id, viewCount }])).get(id)).toBe(viewCount + 1)
-    let paused = true
-    const pause = redis.pause(3_000).then(() => new Promise((r) => setTimeout(r, 3_000))).then(() => (paused = false))
-    await new Promise((r) => setTimeout(r, 50))
+    // In effect once the command returns.
+    const pausedAt = Date.now()
+    await redis.pause(PAUSE_MS)
     counter.hit(id)
     const shown = await displayedViewCounts(t.payload, [{ id, viewCount }])
     // Answered while Redis was still paused, with the last value read plus the view not yet written.
-    expect(paused).toBe(true)
+    expect(Date.now() - pausedAt).toBeLessThan(PAUSE_MS)
     expect(shown.get(id)).toBe(viewCount + 2)
-    await pause
+    await redis.client.ping() // answered once the pause is over
     await waitUntil(async () => (await counter.flush(), counter.pending(id) === 0), { what: 'the flush after the pause' })
     expect((await displayedViewCounts(t.payload, [{ id, viewCount }])).get(id)).toBe(viewCount + 2)
   })

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { computeDashboard, type DashboardData } from '../../src/plugins/dashboard/stats'
 import { loadCategories, loadSeries, loadTags, loadTopArticles, loadTotals, type Period, type Scope, type StatsQuery } from '../../src/plugins/dashboard/queries'
+import { poolOf, query } from '../../src/lib/pool'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { createCast, PASSWORD } from '../helpers/users'
 
@@ -25,7 +26,7 @@ let cast: Awaited<ReturnType<typeof createCast>>
 const ids: Record<string, number> = {}
 
 async function sql(text: string, values: unknown[] = []): Promise<void> {
-  await (payload.db as unknown as { pool: { query: (q: string, v: unknown[]) => Promise<unknown> } }).pool.query(text, values)
+  await query(payload, text, values)
 }
 
 async function article(key: string, data: Record<string, unknown>, publishedAt: string | null): Promise<void> {
@@ -282,7 +283,7 @@ describe('dashboard rollups', () => {
 
   it('recount from scratch to the same figures (the backfill)', async () => {
     const read = async () => {
-      const { rows } = await (payload.db as unknown as { pool: { query: (q: string) => Promise<{ rows: unknown[] }> } }).pool.query(
+      const { rows } = await poolOf(payload).query(
         `select (select json_agg(d order by d.article_id) from dashboard_articles d) as articles,
                 (select json_agg(d order by d.q) from dashboard_quarters d where (d.articles, d.reply_sum, d.with_replies, d.replied, d.replies, d.users) <> (0, 0, 0, 0, 0, 0)) as quarters,
                 (select json_agg(d order by d.q, d.category_id) from dashboard_category_quarters d where (d.articles, d.replies, d.views) <> (0, 0, 0)) as categories,

@@ -8,9 +8,10 @@ import { commitTransaction, createLocalReq, initTransaction, killTransaction } f
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { queueOf } from '../../jobs/queue'
-import { loadQueueConsole } from '../../src/admin/QueueConsole/data'
+import { loadQueueConsole } from '../../src/plugins/jobs/admin/queueConsoleData'
 import { startQueue } from '../../jobs/worker'
 import { getEnv } from '../../src/lib/env'
+import { writeArticle } from '../helpers/articles'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser } from '../helpers/restClient'
 import { startInbox, smtpEnv, type Inbox } from '../helpers/smtp'
@@ -31,12 +32,7 @@ beforeAll(async () => {
   db.on('error', () => {})
   await db.connect()
   cast = await createCast(t.payload)
-  articleId = (
-    await t.payload.create({
-      collection: 'articles',
-      data: { title: 'Workers', format: 'markdown', markdown: 'Body', status: 'published', author: cast.author.id },
-    })
-  ).id
+  articleId = (await writeArticle(t.payload, cast.author, 'Workers')).id
 })
 afterAll(async () => {
   await db?.end()

@@ -7,6 +7,7 @@ import { once } from 'node:events'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { queueOf, syncJobsIdle } from '../../jobs/queue'
+import { writeArticle } from '../helpers/articles'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { recipient, startInbox, smtpEnv, type Inbox } from '../helpers/smtp'
 import { createCast } from '../helpers/users'
@@ -20,12 +21,7 @@ beforeAll(async () => {
   inbox = await startInbox()
   t = await createTestPayload({ ...smtpEnv(inbox), QUEUE_CONNECTION: 'sync', BASE_URL: 'http://blog.example.test', SYNC_RETRY_SCALE: '0.05' })
   cast = await createCast(t.payload)
-  articleId = (
-    await t.payload.create({
-      collection: 'articles',
-      data: { title: 'Queues in practice', format: 'markdown', markdown: 'Body', status: 'published', author: cast.author.id },
-    })
-  ).id
+  articleId = (await writeArticle(t.payload, cast.author, 'Queues in practice')).id
 })
 afterAll(async () => {
   await syncJobsIdle()
@@ -95,7 +91,7 @@ describe('notify the article author (sync)', () => {
 
 describe('queue console in sync mode', () => {
   it('has no queue to monitor', async () => {
-    const { loadQueueConsole } = await import('../../src/admin/QueueConsole/data')
+    const { loadQueueConsole } = await import('../../src/plugins/jobs/admin/queueConsoleData')
     expect(await loadQueueConsole(t.payload)).toEqual({ mode: 'sync' })
   })
 })

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { finishSignIn, startSignIn } from '../../src/lib/oauth/flow'
+import { finishSignIn, startSignIn } from '../../src/plugins/oauth/flow'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { startOidcServer, type OidcServer } from '../helpers/oauthServers'
 

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { finishSignIn, startSignIn, unlinkProvider } from '../../src/lib/oauth/flow'
-import { oauthErrorMessage } from '../../src/lib/oauth/messages'
+import { finishSignIn, startSignIn, unlinkProvider } from '../../src/plugins/oauth/flow'
+import { oauthErrorMessage } from '../../src/plugins/oauth/messages'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, validUser } from '../helpers/restClient'
 import { graphqlRequest } from './graphql-client'

@@ -1,5 +1,5 @@
 /**
- * Full-text search (src/lib/search.ts) on the demo seed plus a few articles
+ * Full-text search (src/plugins/search) on the demo seed plus a few articles
  * made for the purpose: Chinese, code identifiers, ranking, the websearch
  * syntax, drafts and scheduled articles, hostile text and hostile queries,
  * the JSON endpoint, the admin's list search and the reindex command.
@@ -7,9 +7,9 @@
 import type { Where } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { reindexSearchCommand } from '../../jobs/reindexSearch'
+import { reindexSearchCommand } from '../../src/plugins/search/reindexSearchCommand'
 import { poolOf } from '../../src/lib/pool'
-import { parseQuery, planOf, searchArticles, SearchQueryError, type SearchResult } from '../../src/lib/search'
+import { parseQuery, planOf, searchArticles, SearchQueryError, type SearchResult } from '../../src/plugins/search/searchArticles'
 import { seedDemo } from '../../src/seed'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser } from './accounts-client'
@@ -241,7 +241,7 @@ describe('admin list search', () => {
 
 describe('reindex-search command', () => {
   it('rebuilds every vector with progress and a summary line', async () => {
-    await poolOf(t.payload)!.query('delete from article_search')
+    await poolOf(t.payload).query('delete from article_search')
     expect((await search({ q: '缓存策略' })).totalDocs).toBe(0)
     const progress: [number, number][] = []
     const summary = await reindexSearchCommand.run(t.payload, { log: () => {}, progress: (done, total) => progress.push([done, total]) })

@@ -7,6 +7,7 @@ import { createLocalReq, initTransaction, killTransaction } from 'payload'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { writeArticle } from '../helpers/articles'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { startTranslationServer, type TranslationServer } from '../helpers/translationServer'
 import { createCast } from '../helpers/users'
@@ -40,13 +41,7 @@ afterAll(async () => {
   await api?.stop()
 })
 
-const write = (title: string, extra: Record<string, unknown> = {}) =>
-  t.payload.create({
-    collection: 'articles',
-    data: { title, format: 'markdown', markdown: 'Body', status: 'published', ...extra } as never,
-    overrideAccess: false,
-    user: cast.author,
-  })
+const write = (title: string, extra: Record<string, unknown> = {}) => writeArticle(t.payload, cast.author, title, extra)
 const slugOf = async (id: number) => (await t.payload.findByID({ collection: 'articles', id, depth: 0 })).slug
 const jobs = async (state?: string) =>
   (await db.query(`select state from pgboss.job where name = 'translate-slug'${state ? ` and state = '${state}'` : ''}`)).rows

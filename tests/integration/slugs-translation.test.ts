@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { queueOf, syncJobsIdle } from '../../jobs/queue'
-import { baiduSign } from '../../src/lib/translate'
+import { baiduSign } from '../../src/plugins/slugs/translateToEnglish'
+import { writeArticle } from '../helpers/articles'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser } from '../helpers/restClient'
 import { startTranslationServer, type TranslationServer } from '../helpers/translationServer'
@@ -47,14 +48,7 @@ beforeEach(() => {
   retries = []
 })
 
-async function write(title: string, extra: Record<string, unknown> = {}) {
-  return t.payload.create({
-    collection: 'articles',
-    data: { title, format: 'markdown', markdown: 'Body', status: 'published', ...extra } as never,
-    overrideAccess: false,
-    user: cast.author,
-  })
-}
+const write = (title: string, extra: Record<string, unknown> = {}) => writeArticle(t.payload, cast.author, title, extra)
 const read = (id: number) => t.payload.findByID({ collection: 'articles', id, depth: 0, overrideAccess: true })
 
 describe('the translate-slug job', () => {

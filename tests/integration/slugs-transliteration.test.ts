@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { registeredCommands } from '../../jobs/commands'
 import { syncJobsIdle } from '../../jobs/queue'
+import { writeArticle } from '../helpers/articles'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser } from '../helpers/restClient'
 import { startTranslationServer, type TranslationServer } from '../helpers/translationServer'
@@ -30,13 +31,7 @@ afterAll(async () => {
   await api?.stop()
 })
 
-const write = (title: string, extra: Record<string, unknown> = {}) =>
-  t.payload.create({
-    collection: 'articles',
-    data: { title, format: 'markdown', markdown: 'Body', status: 'published', ...extra } as never,
-    overrideAccess: false,
-    user: cast.author,
-  })
+const write = (title: string, extra: Record<string, unknown> = {}) => writeArticle(t.payload, cast.author, title, extra)
 const read = (id: number) => t.payload.findByID({ collection: 'articles', id, depth: 0, overrideAccess: true })
 
 describe('slugs without translation', () => {

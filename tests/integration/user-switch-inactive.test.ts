@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { signSwitch, SWITCH_COOKIE } from '../../src/lib/userSwitch'
+import { signSwitch, SWITCH_COOKIE } from '../../src/plugins/userSwitch/switchCookie'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { DEBUG_BASE, sessionIdOf, signedIn } from '../helpers/userSwitch'
 import { createCast } from '../helpers/users'

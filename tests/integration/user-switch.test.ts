@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { signSwitch, SWITCH_COOKIE } from '../../src/lib/userSwitch'
+import { signSwitch, SWITCH_COOKIE } from '../../src/plugins/userSwitch/switchCookie'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser } from '../helpers/restClient'
 import { DEBUG_BASE, onHost, sessionIdOf, signedIn } from '../helpers/userSwitch'

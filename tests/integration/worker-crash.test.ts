@@ -9,38 +9,18 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { createTestPayload, type TestPayload } from '../helpers/payload'
-import { scriptEnv, spawnScript } from '../helpers/script'
+import { scriptEnv } from '../helpers/script'
 import { smtpEnv, startInbox, type Inbox } from '../helpers/smtp'
 import { createCast } from '../helpers/users'
 import { waitUntil } from '../helpers/waitUntil'
+import { killGroup, startWorker } from '../helpers/worker'
 
 let t: TestPayload
 let inbox: Inbox
 let hang = true
 const workers: ChildProcess[] = []
 
-function startWorker(): Promise<ChildProcess> {
-  const env = scriptEnv(t.databaseUrl, { QUEUE_CONNECTION: 'pgboss', ...smtpEnv(inbox) })
-  // Its own process group, so SIGKILL reaches tsx's child too.
-  const child = spawnScript('scripts/worker.ts', [], env, { detached: true })
-  workers.push(child)
-  return new Promise((resolve, reject) => {
-    let out = ''
-    const onData = (c: Buffer) => {
-      out += c
-      if (out.includes('Inkwell worker is running')) resolve(child)
-    }
-    child.stdout!.on('data', onData)
-    child.stderr!.on('data', onData)
-    child.once('exit', (code) => reject(new Error(`worker exited with ${code}: ${out}`)))
-  })
-}
-
-function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
-  try {
-    process.kill(-child.pid!, signal)
-  } catch {}
-}
+const workerEnv = () => scriptEnv(t.databaseUrl, { QUEUE_CONNECTION: 'pgboss', ...smtpEnv(inbox) })
 
 beforeAll(async () => {
   // While `hang` is set, a mail is never answered: the sending worker waits on it.
@@ -49,7 +29,7 @@ beforeAll(async () => {
   t = await createTestPayload({ QUEUE_CONNECTION: 'pgboss', WORKER: 'off', ...smtpEnv(inbox) })
 })
 afterAll(async () => {
-  for (const w of workers) killGroup(w, 'SIGKILL')
+  for (const w of workers) killGroup(w)
   await t?.destroy()
   await inbox?.stop()
 })
@@ -61,7 +41,7 @@ describe('a worker killed mid-job', () => {
       collection: 'articles',
       data: { title: 'Crash test', format: 'markdown', markdown: 'x', status: 'published', author: cast.author.id },
     })
-    const first = await startWorker()
+    const first = await startWorker(workerEnv(), workers)
     const reply = await t.payload.create({
       collection: 'replies',
       data: { article: article.id, body: 'Sent while the worker dies' },
@@ -69,10 +49,10 @@ describe('a worker killed mid-job', () => {
       user: cast.reader,
     })
     await waitUntil(async () => inbox.held.length === 1, { what: 'the worker to be mid-send' })
-    killGroup(first, 'SIGKILL')
+    killGroup(first)
 
     hang = false
-    await startWorker()
+    await startWorker(workerEnv(), workers)
     await waitUntil(async () => inbox.messages.length === 1, { what: 'the mail from the second worker', timeoutMs: 45_000 })
     expect(inbox.messages[0]!.text).toContain('Sent while the worker dies')
 

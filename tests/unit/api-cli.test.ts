@@ -3,10 +3,10 @@ import type { IncomingMessage } from 'node:http'
 
 import { describe, expect, it } from 'vitest'
 
-import { parseToken, presentedToken, issueToken, secretMatches } from '../../src/lib/accessTokens'
+import { parseToken, presentedToken, issueToken, secretMatches } from '../../src/plugins/accessTokens/tokens'
 import { redactCredentials } from '../../src/lib/redactCredentials'
 import { fieldsOf, normalizeRequestBody } from '../../src/lib/requestBody'
-import { negotiateCardType, parseCardRequest } from '../../src/lib/shareCard'
+import { negotiateCardType, parseCardRequest } from '../../src/plugins/content/shareCard'
 import { moveAccessTokenToHeader } from '../../src/server/accessTokenParameter'
 
 const incoming = (url: string, headers: Record<string, string> = {}) => ({ url, headers }) as unknown as IncomingMessage

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { dayIn } from '../../src/lib/day'
+import { dayIn } from '../../src/plugins/activity/day'
 
 describe('dayIn', () => {
   it('names the calendar day of an instant in each time zone, however zones are interleaved', () => {

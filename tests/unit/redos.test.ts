@@ -38,8 +38,8 @@ const USER_INPUT_PATTERNS: [where: string, pattern: RegExp][] = [
   ['src/lib/mail.ts links in a mail', /https?:\/\/[^\s"'<>]+/g],
   ['jobs/notifyArticleAuthor.ts reply line breaks', /\n/g],
   ['frontend/src/lib/feed.ts root-relative links', /(\s(?:href|src))="\/(?!\/)/g],
-  ['src/admin/MarkdownEditor/uploadImage.ts extension', /\.[^.]+$/],
-  ['src/admin/MarkdownEditor/uploadImage.ts separators', /[-_]+/g],
+  ['src/plugins/content/admin/MarkdownEditor/uploadImage.ts extension', /\.[^.]+$/],
+  ['src/plugins/content/admin/MarkdownEditor/uploadImage.ts separators', /[-_]+/g],
 ]
 
 describe('regular expressions applied to user input', () => {

@@ -9,16 +9,17 @@ import zlib from 'node:zlib'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { reportSwallowedError } from '../../src/lib/renderContext'
-import { BatchedViewCounter } from '../../src/lib/views'
+import { BatchedViewCounter } from '../../src/plugins/activity/views'
 import { cacheKeyOf, isCacheable, negotiateEncoding, RenderCache, renderPage } from '../../src/server/renderCache'
 
 type Page = { status?: number; headers?: Record<string, string>; body?: string; swallow?: boolean }
 
-function astroLike(pages: Record<string, Page>, renders: string[]) {
+/** `rendering`: a render finishes once it settles (at once when not given). */
+function astroLike(pages: Record<string, Page>, renders: string[], rendering?: Promise<void>) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     renders.push(req.url!)
     const page = pages[req.url!.split('?')[0]!] ?? { status: 404, body: 'not found' }
-    await new Promise((r) => setTimeout(r, 5)) // a render takes a moment: concurrent misses overlap
+    await rendering
     if (page.swallow) reportSwallowedError()
     res.writeHead(page.status ?? 200, { 'content-type': 'text/html; charset=utf-8', 'x-cache-tags': 'settings,list', ...page.headers })
     const body = page.body ?? `<!doctype html><title>${req.url}</title>` + '<p>Lorem ipsum dolor sit amet. </p>'.repeat(200)
@@ -33,14 +34,26 @@ afterEach(async () => {
   servers = []
 })
 
-async function serve(cache: RenderCache, handler: ReturnType<typeof astroLike>): Promise<string> {
+async function serve(cache: RenderCache, handler: ReturnType<typeof astroLike>, views?: BatchedViewCounter): Promise<string> {
   const server = http.createServer((req, res) => {
     const key = isCacheable(req) ? cacheKeyOf(req.url!) : null
-    void (key ? cache.serve(req, res, key, handler) : renderPage(req, res, handler))
+    void (key ? cache.serve(req, res, key, handler) : renderPage(req, res, handler, { views }))
   })
   servers.push(server)
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+/**
+ * Resolves once the last server started has received `count` more requests.
+ * The server's handler is the first 'request' listener, so by then each
+ * request has reached the cache (a miss is counted and joins any render in
+ * flight synchronously).
+ */
+function requestsReceived(count: number): Promise<void> {
+  const server = servers.at(-1)!
+  let seen = 0
+  return new Promise((resolve) => server.on('request', () => ++seen === count && resolve()))
 }
 
 /** A raw GET (fetch would decompress): status, headers and the bytes as sent. */
@@ -90,7 +103,10 @@ describe('RenderCache', () => {
   it('shares one render among concurrent misses', async () => {
     const renders: string[] = []
     const cache = newCache()
-    const base = await serve(cache, astroLike({ '/links': {} }, renders))
+    let release!: () => void
+    const base = await serve(cache, astroLike({ '/links': {} }, renders, new Promise((r) => (release = r))))
+    // The one render lasts until all ten requests have arrived: they are concurrent misses.
+    void requestsReceived(10).then(release)
     const answers = await Promise.all(Array.from({ length: 10 }, () => get(`${base}/links`)))
     expect(answers.every((a) => a.status === 200)).toBe(true)
     expect(renders).toHaveLength(1)
@@ -197,28 +213,40 @@ describe('RenderCache', () => {
     await renderStarted
     version = 2
     cache.invalidate(['list']) // what the page shows changed while it was rendering
+    const secondWaiting = requestsReceived(1)
     const second = get(`${base}/`)
-    while (cache.stats.misses < 2) await new Promise((r) => setImmediate(r)) // the second request is waiting on the first render
+    await secondWaiting // the second request is waiting on the first render
     release()
     expect((await first).body.toString()).toContain('version 1')
     expect((await second).body.toString()).toContain('version 2')
     cache.close()
   })
 
-  it('counts a view per GET by a person: not HEAD, prefetches or crawlers', async () => {
+  it('counts a view per GET by a person, cached or not: not HEAD, prefetches, crawlers or other statuses', async () => {
     const views = new BatchedViewCounter(async () => {}, { intervalMs: 60_000 })
     const cache = newCache({ views })
-    const base = await serve(cache, astroLike({ '/articles/7/hello': { headers: { 'x-inkwell-views': '7' } } }, []))
+    const pages = { '/articles/7/hello': { headers: { 'x-inkwell-views': '7' } }, '/articles/7/gone': { status: 410, headers: { 'x-inkwell-views': '7' } } }
+    const base = await serve(cache, astroLike(pages, []), views)
     const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' }
     for (let i = 0; i < 5; i++) await get(`${base}/articles/7/hello`, browser)
     await get(`${base}/articles/7/hello`, browser, 'HEAD')
     await get(`${base}/articles/7/hello`, { ...browser, 'sec-purpose': 'prefetch' })
     await get(`${base}/articles/7/hello`, { ...browser, purpose: 'prefetch' })
     await get(`${base}/articles/7/hello`, { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' })
+    await get(`${base}/articles/7/gone`, browser)
     expect(views.total(7)).toBe(5)
-    const answer = await get(`${base}/articles/7/hello`, browser)
-    expect(answer.headers['x-inkwell-views']).toBeUndefined()
-    expect(answer.headers['x-cache-tags']).toBeUndefined()
+    // Signed in: rendered for this reader alone, outside the cache, and counted the same way.
+    const signedIn = { ...browser, cookie: 'payload-token=x' }
+    for (let i = 0; i < 3; i++) await get(`${base}/articles/7/hello`, signedIn)
+    await get(`${base}/articles/7/hello`, signedIn, 'HEAD')
+    await get(`${base}/articles/7/hello`, { ...signedIn, 'sec-purpose': 'prefetch' })
+    await get(`${base}/articles/7/gone`, signedIn)
+    expect(views.total(7)).toBe(8)
+    for (const headers of [browser, signedIn]) {
+      const answer = await get(`${base}/articles/7/hello`, headers)
+      expect(answer.headers['x-inkwell-views']).toBeUndefined()
+      expect(answer.headers['x-cache-tags']).toBeUndefined()
+    }
     await views.stop()
     cache.close()
   })

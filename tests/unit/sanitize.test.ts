@@ -13,14 +13,13 @@ process.env.DATA_DIR ??= '/tmp/inkwell-unit'
 process.env.BASE_URL = 'http://localhost:3000'
 
 const { sanitize } = await import('../../src/lib/sanitize')
-const { renderIntroduction, renderMarkdown } = await import('../../src/lib/markdown')
+const { renderMarkdown } = await import('../../src/lib/markdown')
 const { buildEnv, ConfigError } = await import('../../src/lib/env')
 
 type EntryPoint = [name: string, render: (input: string) => Promise<string> | string]
 const ENTRY_POINTS: EntryPoint[] = [
   ['raw sanitize', sanitize],
   ['markdown renderer (article and reply bodies)', renderMarkdown],
-  ['profile introduction', renderIntroduction],
 ]
 
 describe('the attack corpus', () => {
@@ -101,10 +100,6 @@ describe('renderMarkdown', () => {
   it('escapes code in unknown languages and keeps the label', async () => {
     const html = await renderMarkdown('```nosuchlang\n<b>x</b>\n```')
     expect(html).toBe('<pre class="shiki language-nosuchlang"><code class="language-nosuchlang">&lt;b&gt;x&lt;/b&gt;</code></pre>\n')
-  })
-
-  it('does not let raw HTML into profile introductions', async () => {
-    expect(await renderIntroduction('Hi <b>there</b> **you**')).toBe('<p>Hi &lt;b&gt;there&lt;/b&gt; <strong>you</strong></p>\n')
   })
 })
 

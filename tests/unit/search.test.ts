@@ -1,7 +1,7 @@
 /** The pure parts of search: query cleaning, text extraction, segmentation and safe highlighting. */
 import { describe, expect, it } from 'vitest'
 
-import { highlightHtml, htmlToText, MAX_QUERY_LENGTH, parseQuery, searchableText, segmentCjk, SearchQueryError } from '../../src/lib/search'
+import { highlightHtml, htmlToText, MAX_QUERY_LENGTH, parseQuery, searchableText, segmentCjk, SearchQueryError } from '../../src/plugins/search/searchArticles'
 
 describe('parseQuery', () => {
   it('checks the length before anything else, and cleans control, private-use and unpaired characters', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { baiduSign, englishFrom, TranslationError } from '../../src/lib/translate'
+import { baiduSign, englishFrom, TranslationError } from '../../src/plugins/slugs/translateToEnglish'
 
 describe('the translation API contract', () => {
   it('signs as documented: MD5(appid + q + salt + key)', () => {

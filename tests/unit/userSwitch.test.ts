@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { cookieFrom, hostName, signSwitch, switcherActive, verifySwitch } from '../../src/lib/userSwitch'
+import { cookieFrom, hostName, signSwitch, switcherActive, verifySwitch } from '../../src/plugins/userSwitch/switchCookie'
 
 const on = { debug: true, production: false }
 

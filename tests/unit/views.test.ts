@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { BatchedViewCounter, shouldCountView, type ViewBatch } from '../../src/lib/views'
+import { BatchedViewCounter, shouldCountView, type ViewBatch } from '../../src/plugins/activity/views'
 
 describe('BatchedViewCounter', () => {
   it('writes views in batches, one per day, and only when flushed', async () => {

@@ -1,6 +1,6 @@
 import type { CollectionAfterReadHook, CollectionBeforeChangeHook } from 'payload'
 
-import { issueToken } from '../../../src/lib/accessTokens'
+import { issueToken } from '../../../src/plugins/accessTokens/tokens'
 
 const ISSUED = 'issuedAccessTokens'
 

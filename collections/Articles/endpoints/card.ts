@@ -9,7 +9,7 @@ import {
   negotiateCardType,
   parseCardRequest,
   type CardContent,
-} from '../../../src/lib/shareCard'
+} from '../../../src/plugins/content/shareCard'
 
 const IMAGE_TYPES = Object.keys(CARD_FORMATS).join(', ')
 

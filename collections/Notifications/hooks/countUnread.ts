@@ -2,10 +2,14 @@ import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, PayloadReque
 
 import { sql } from '@payloadcms/db-postgres'
 
-import { transactionDb } from '../../../hooks/lockTransaction'
+import { transactionDb } from '../../../src/lib/pool'
 import { relationId } from '../../../src/lib/relationId'
 
-/** The header badge reads users.unread_notifications; it is recounted, never incremented, so it can't drift. */
+/**
+ * The header badge reads users.unread_notifications; it is recounted, never incremented, so it can't drift.
+ * Derived data kept by a Payload hook (the rule: src/lib/pool.ts): a count a reader sees, recounted inside
+ * the notification's writing transaction. Rows changed by hand in SQL: `recount-unread-notifications`.
+ */
 export async function recountUnread(req: PayloadRequest, userId: number): Promise<void> {
   const db = await transactionDb(req)
   await db.execute(sql`

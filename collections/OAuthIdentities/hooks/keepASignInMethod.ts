@@ -1,10 +1,11 @@
 import { ValidationError, type CollectionBeforeDeleteHook } from 'payload'
 
+import { readHiddenAuthFields } from '../../../src/lib/pool'
 import { relationId } from '../../../src/lib/relationId'
 
 /** Whether the user can sign in with a password: a provider-created user has none until a reset sets one. */
 export async function hasPassword(req: Parameters<CollectionBeforeDeleteHook>[0]['req'], userId: number): Promise<boolean> {
-  const user = (await req.payload.db.findOne({ collection: 'users', where: { id: { equals: userId } }, req })) as { hash?: string | null } | null
+  const user = await readHiddenAuthFields(req.payload, userId, req)
   return Boolean(user?.hash)
 }
 

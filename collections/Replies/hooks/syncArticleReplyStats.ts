@@ -2,10 +2,14 @@ import type { CollectionAfterChangeHook, CollectionAfterDeleteHook, PayloadReque
 
 import { sql } from '@payloadcms/db-postgres'
 
-import { transactionDb } from '../../../hooks/lockTransaction'
+import { transactionDb } from '../../../src/lib/pool'
 import { relationId } from '../../../src/lib/relationId'
 
 /**
+ * Derived data kept by a Payload hook (the rule: src/lib/pool.ts): the reply
+ * count and last reply are read beside the article, so they are recounted
+ * inside the reply's own transaction and commit or roll back with it.
+ *
  * Recounts from the replies table rather than incrementing, so counts can't
  * drift. The article row is locked first, in its own statement, so that under
  * READ COMMITTED the recount's fresh snapshot sees every reply committed by a

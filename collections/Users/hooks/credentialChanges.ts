@@ -9,13 +9,14 @@ import {
 
 import { normalEmail } from '../../../src/lib/emailAddress'
 import { isCurrentPassword } from '../../../src/lib/password'
+import { readHiddenAuthFields } from '../../../src/lib/pool'
 
 type StoredUser = { id: number; email?: string | null; loginAttempts?: number | null; lockUntil?: string | null }
 
 const CURRENT_PASSWORD_NEEDED = 'Enter your current password to change your e-mail or password.'
 
 async function storedUser(req: PayloadRequest, id: number | string): Promise<StoredUser | null> {
-  return (await req.payload.db.findOne({ collection: 'users', where: { id: { equals: id } }, req })) as StoredUser | null
+  return readHiddenAuthFields(req.payload, id, req)
 }
 
 /**

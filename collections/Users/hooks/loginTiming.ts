@@ -2,6 +2,7 @@ import type { CollectionBeforeOperationHook } from 'payload'
 
 import { normalEmail } from '../../../src/lib/emailAddress'
 import { spendPasswordCheckTime } from '../../../src/lib/password'
+import { readHiddenAuthFields } from '../../../src/lib/pool'
 
 /**
  * Payload answers an unknown or locked address before hashing the password,
@@ -14,9 +15,7 @@ export const equalizeLoginTime: CollectionBeforeOperationHook = async ({ args, o
   const data = args.data as { email?: unknown; password?: unknown } | undefined
   const email = normalEmail(data?.email)
   if (!email) return args
-  const user = (await req.payload.db.findOne({ collection: 'users', where: { email: { equals: email } }, req })) as {
-    lockUntil?: string | null
-  } | null
+  const user = await readHiddenAuthFields(req.payload, { email }, req)
   const locked = Boolean(user?.lockUntil && new Date(user.lockUntil).getTime() > Date.now())
   if (!user || locked) await spendPasswordCheckTime(data?.password)
   return args

@@ -1,5 +1,7 @@
 import { Forbidden, type CollectionBeforeOperationHook } from 'payload'
 
+import { readHiddenAuthFields } from '../../../src/lib/pool'
+
 type Session = { id: string; createdAt?: string | Date | null }
 
 /**
@@ -13,9 +15,7 @@ export const capSessionLifetime =
   async ({ args, operation, req }) => {
     if (operation !== 'refresh' || !req.user || req.user.collection !== 'users') return args
     const sid = (req.user as { _sid?: string })._sid
-    const user = (await req.payload.db.findOne({ collection: 'users', where: { id: { equals: req.user.id } }, req })) as {
-      sessions?: Session[]
-    } | null
+    const user = await readHiddenAuthFields(req.payload, req.user.id, req)
     const session = user?.sessions?.find((s) => s.id === sid)
     const signedInAt = session?.createdAt ? new Date(session.createdAt).getTime() : NaN
     if (!Number.isFinite(signedInAt) || Date.now() + tokenSeconds * 1000 > signedInAt + maxAgeSeconds * 1000) {

@@ -4,17 +4,12 @@
  * settings and the category navigation in its layout), and a report when it
  * swallowed an error, so that degraded page is shown but never kept.
  */
-import { currentRender, reportSwallowedError } from '../../../src/lib/renderContext'
+import { reportSwallowedError } from '../../../src/lib/renderContext'
 
 type AstroLike = { response: { headers: Headers } }
 
 export function cacheTags(astro: AstroLike, tags: string[]): void {
   astro.response.headers.set('x-cache-tags', [...new Set(['settings', 'categories', ...tags])].join(','))
-}
-
-/** True when the cache renders this page: the cache then counts the views it serves, and the page must not. */
-export function isCacheRender(): boolean {
-  return currentRender()?.forCache === true
 }
 
 export { reportSwallowedError }

@@ -1,6 +1,7 @@
 /**
  * Activity: article view counts, last-active times, the active-users list
- * and scheduled publishing, with their four commands and schedules.
+ * (and its GET /api/active-users) and scheduled publishing, with their four
+ * commands and schedules.
  *
  * At init every Payload instance gets a view counter and a last-active
  * recorder (Redis when REDIS_URL is set, PostgreSQL otherwise, same
@@ -8,16 +9,17 @@
  * request — REST, GraphQL, the admin, the reader site — touches the user's
  * last-active time in memory. destroy() flushes both before the database closes.
  */
-import type { AuthStrategy, CollectionConfig, Config, Field, FieldHook, Payload, Plugin } from 'payload'
+import type { CollectionConfig, Config, Field, FieldHook, Payload, Plugin } from 'payload'
 
 import { addSchedules, type BlogSchedule } from '../../../jobs/commands'
-import { calculateActiveUsers } from '../../lib/activeUsers'
+import { activeUsersEndpoint, calculateActiveUsers } from './activeUsers'
 import { announceInvalidation } from '../../lib/cacheBus'
-import { dayIn } from '../../lib/day'
-import { installLastActive, lastActiveTime, LastActiveRecorder, postgresActivitySink, redisActivitySink, syncLastActiveToDatabase } from '../../lib/lastActive'
+import { dayIn } from './day'
+import { installLastActive, lastActiveTime, LastActiveRecorder, postgresActivitySink, redisActivitySink, syncLastActiveToDatabase } from './lastActive'
+import { onAuthenticated, onDestroy } from '../../lib/payloadPatches'
 import { poolOf } from '../../lib/pool'
 import { connectRedis, whenReady } from '../../lib/redis'
-import { BatchedViewCounter, installViewCounter, postgresViewWriter, redisViewSink, syncViewsToDatabase } from '../../lib/views'
+import { BatchedViewCounter, installViewCounter, postgresViewWriter, redisViewSink, syncViewsToDatabase } from './views'
 import { publishScheduled } from './publishScheduled'
 
 export type ActivityOptions = { redisUrl?: string; redisKeyPrefix: string; redisTimeoutMs: number; timeZone: string }
@@ -52,7 +54,7 @@ function schedules(options: ActivityOptions): BlogSchedule[] {
       cron: '0 0 * * *',
       description: 'Move the view counts kept in Redis into the database (articles and the daily series)',
       run: async (payload, io) => {
-        const pool = poolOf(payload)!
+        const pool = poolOf(payload)
         await pool.query(`delete from applied_view_batches where applied_at < now() - interval '7 days'`)
         if (!options.redisUrl) return 'no REDIS_URL: views are written to the database as they come, nothing to sync'
         const result = await withSyncRedis(payload, (redis) => syncViewsToDatabase(redis, pool, options.redisKeyPrefix, io.progress))
@@ -65,7 +67,7 @@ function schedules(options: ActivityOptions): BlogSchedule[] {
       description: 'Move the last-active times kept in Redis into the database',
       run: async (payload, io) => {
         if (!options.redisUrl) return 'no REDIS_URL: last-active times are written to the database as they come, nothing to sync'
-        const result = await withSyncRedis(payload, (redis) => syncLastActiveToDatabase(redis, poolOf(payload)!, options.redisKeyPrefix, io.progress))
+        const result = await withSyncRedis(payload, (redis) => syncLastActiveToDatabase(redis, poolOf(payload), options.redisKeyPrefix, io.progress))
         return `synced the last-active time of ${result.users} user-day(s) from ${result.days} day hash(es)`
       },
     },
@@ -88,23 +90,8 @@ function throttledWarning(payload: Payload, what: string): (error: unknown) => v
   }
 }
 
-/** Every successful authentication (any strategy) touches the user's last-active time. */
-function touchOnAuthentication(payload: Payload, recorder: LastActiveRecorder): void {
-  payload.authStrategies = payload.authStrategies.map(
-    (strategy): AuthStrategy => ({
-      ...strategy,
-      authenticate: async (args) => {
-        const result = await strategy.authenticate(args)
-        const user = result.user as { id?: unknown; collection?: string } | null
-        if (user?.collection === 'users' && typeof user.id === 'number') recorder.touch(user.id)
-        return result
-      },
-    }),
-  )
-}
-
 function startActivity(payload: Payload, options: ActivityOptions): () => Promise<void> {
-  const pool = poolOf(payload)!
+  const pool = poolOf(payload)
   const redis = options.redisUrl ? connectRedis({ url: options.redisUrl, timeoutMs: options.redisTimeoutMs, log: (m) => payload.logger.warn(m) }) : undefined
   const redisOptions = redis && { redis, prefix: options.redisKeyPrefix, readTimeoutMs: options.redisTimeoutMs }
   const views = new BatchedViewCounter(redisOptions ? redisViewSink(redisOptions) : postgresViewWriter(pool), {
@@ -117,7 +104,10 @@ function startActivity(payload: Payload, options: ActivityOptions): () => Promis
   })
   installViewCounter(payload, views)
   installLastActive(payload, lastActive)
-  touchOnAuthentication(payload, lastActive)
+  // Every signed-in request, by any strategy, touches the user's last-active time.
+  onAuthenticated(payload, (user) => {
+    if (user.collection === 'users' && typeof user.id === 'number') lastActive.touch(user.id)
+  })
   return async () => {
     await Promise.all([views.stop(), lastActive.stop()])
     redis?.disconnect()
@@ -151,10 +141,10 @@ function withScheduledNotice(collection: CollectionConfig): CollectionConfig {
   const fields = collection.fields.flatMap((field): Field[] => {
     if (!('name' in field)) return [field]
     if (field.name === 'status' && field.type === 'select') {
-      return [{ ...field, admin: { ...field.admin, components: { ...field.admin?.components, Cell: '/src/admin/ScheduledNotice#StatusCell' } } }]
+      return [{ ...field, admin: { ...field.admin, components: { ...field.admin?.components, Cell: '/src/plugins/activity/admin/ScheduledNotice#StatusCell' } } }]
     }
     if (field.name === 'publishedAt') {
-      return [field, { name: 'scheduledNotice', type: 'ui', admin: { position: 'sidebar', components: { Field: '/src/admin/ScheduledNotice#ScheduledNotice' } } }]
+      return [field, { name: 'scheduledNotice', type: 'ui', admin: { position: 'sidebar', components: { Field: '/src/plugins/activity/admin/ScheduledNotice#ScheduledNotice' } } }]
     }
     return [field]
   })
@@ -164,7 +154,7 @@ function withScheduledNotice(collection: CollectionConfig): CollectionConfig {
 export const activityPlugin =
   (options: ActivityOptions): Plugin =>
   (config: Config): Config => {
-    const withSchedules = addSchedules(config, schedules(options))
+    const withSchedules = addSchedules({ ...config, endpoints: [...(config.endpoints ?? []), activeUsersEndpoint] }, schedules(options))
     return {
       ...withSchedules,
       collections: (withSchedules.collections ?? []).map(withLastActiveShown).map(withScheduledNotice),
@@ -172,12 +162,7 @@ export const activityPlugin =
         await withSchedules.onInit?.(payload)
         const stop = startActivity(payload, options)
         // The last views and touches reach the database before it closes.
-        const destroy = payload.destroy
-        payload.destroy = async () => {
-          payload.destroy = destroy
-          await stop().catch((error) => payload.logger.error({ err: error }, 'activity: final flush failed'))
-          await destroy.call(payload)
-        }
+        onDestroy(payload, () => stop().catch((error) => payload.logger.error({ err: error }, 'activity: final flush failed')))
       },
     }
   }

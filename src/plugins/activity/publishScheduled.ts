@@ -12,22 +12,21 @@
  */
 import type { Payload } from 'payload'
 
+import { publicArticleSql } from '../../../collections/Articles/access'
 import type { CommandIO } from '../../../jobs/commands'
 import { announceInvalidation } from '../../lib/cacheBus'
+import { poolOf } from '../../lib/pool'
 
 const WATERMARK_KEY = 'inkwell:publish-scheduled:through'
 /** With no previous run, look back this far (a site just upgraded, or a fresh database). */
 const FIRST_LOOKBACK_MS = 24 * 60 * 60 * 1000
 
-type Pool = { query: <R>(sql: string, params: unknown[]) => Promise<{ rows: R[] }> }
-
 export async function publishScheduled(payload: Payload, io: CommandIO, now = new Date()): Promise<string> {
   const stored = await payload.kv.get<{ at: string }>(WATERMARK_KEY)
   const since = stored?.at ? new Date(stored.at) : new Date(now.getTime() - FIRST_LOOKBACK_MS)
-  const pool = (payload.db as unknown as { pool: Pool }).pool
-  const { rows } = await pool.query<{ id: number; author_id: number | null; title: string }>(
+  const { rows } = await poolOf(payload).query<{ id: number; author_id: number | null; title: string }>(
     `select id, author_id, title from articles
-      where status = 'published' and published_at > $1 and published_at <= $2 order by published_at`,
+      where ${publicArticleSql('', '$2')} and published_at > $1 order by published_at`,
     [since.toISOString(), now.toISOString()],
   )
   for (const [i, row] of rows.entries()) {

@@ -19,13 +19,15 @@
  * An author's figures are the direct aggregates: they probe only that
  * author's articles through the author indexes.
  *
- * "Published" means status = 'published' and published_at <= now: scheduled
+ * "Published" means public (publicArticleSql at the request's moment): scheduled
  * articles (a future published_at) count once their time has come. Replies are
  * deleted for good (collections/Replies: no soft delete), so every stored reply
  * counts.
  */
 import type { Payload } from 'payload'
-import { withLocalSettings } from '../../lib/pool'
+import type { PoolClient } from 'pg'
+import { publicArticleSql } from '../../../collections/Articles/access'
+import { poolOf, withLocalSettings } from '../../lib/pool'
 
 export const PERIODS = { day: 30, month: 12, year: 5 } as const
 export type Period = keyof typeof PERIODS
@@ -50,8 +52,7 @@ export type ArticleViews = { id: number; title: string; series: { bucket: string
 export type StatsQuery = { period: Period; timeZone: string; now: Date; scope: Scope; direct?: boolean }
 
 type Row = Record<string, unknown>
-type Client = { query: (text: string, values?: unknown[]) => Promise<{ rows: Row[] }>; release: () => void }
-type Pool = { connect: () => Promise<Client> }
+type Client = PoolClient
 
 /**
  * Runs one aggregate with PostgreSQL's JIT off. generate_series is estimated
@@ -60,7 +61,7 @@ type Pool = { connect: () => Promise<Client> }
  * read-only transaction scopes the setting to this query.
  */
 async function withClient<T>(payload: Payload, run: (client: Client) => Promise<T>): Promise<T> {
-  return withLocalSettings((payload.db as unknown as { pool: Pool }).pool, 'begin read only; set local jit = off', run)
+  return withLocalSettings(poolOf(payload), 'begin read only; set local jit = off', run)
 }
 
 async function aggregate(payload: Payload, text: string, values: unknown[]): Promise<{ rows: Row[] }> {
@@ -109,7 +110,7 @@ const BOUNDS = `
   )`
 
 /** Published by now, of the scope's author when there is one (alias a). */
-const PUBLISHED = `a.status = 'published' and a.published_at <= b.now_at and ($5::int is null or a.author_id = $5)`
+const PUBLISHED = `${publicArticleSql('a', 'b.now_at')} and ($5::int is null or a.author_id = $5)`
 
 const int = (value: unknown): number => Number(value ?? 0)
 
@@ -118,7 +119,7 @@ const GROUP_LIMIT = 12
 // ---- The site scope, from the quarter-hour rollups ($1 zone, $2 unit, $3 buckets, $4 now) ----
 
 /** Published articles of the quarter holding now, up to now: the part the rollups cannot cut. */
-const EDGE_ARTICLES = `from articles a, bounds b where a.status = 'published' and a.published_at >= b.fq and a.published_at <= b.now_at`
+const EDGE_ARTICLES = `from articles a, bounds b where ${publicArticleSql('a', 'b.now_at')} and a.published_at >= b.fq`
 
 const TOTALS_SITE = `
   with ${BOUNDS},
@@ -208,7 +209,7 @@ const TAGS_SITE = `
     ${groupRows('tag')}
     union all select rel.tags_id, 1, coalesce(a.reply_count, 0), coalesce(a.view_count, 0)
       from articles a join articles_rels rel on rel.parent_id = a.id and rel.path = 'tags', bounds b
-     where a.status = 'published' and a.published_at >= b.fq and a.published_at <= b.now_at
+     where ${publicArticleSql('a', 'b.now_at')} and a.published_at >= b.fq
   ),
   grouped as (
     select c.key, sum(c.articles) as articles, sum(c.replies) as replies, sum(c.views) as views

@@ -8,12 +8,11 @@
  */
 import type { Payload } from 'payload'
 
-import { sql } from '@payloadcms/db-postgres'
-
 import type { Article, Reply } from '../../payload-types'
 import { getEnv } from '../../lib/env'
 import { escapeHtml } from '../../lib/escapeHtml'
 import { excerptOf } from '../../lib/excerpt'
+import { updateWithoutHooks } from '../../lib/pool'
 import { relationId } from '../../lib/relationId'
 
 export type NotificationKind = 'reply' | 'answer' | 'followed'
@@ -86,7 +85,7 @@ export async function deliverNotification(
   })
   // One column, no hooks: a full-row update would re-check every foreign key and
   // can lose lock races with concurrent writers for no benefit.
-  await payload.db.drizzle.execute(sql`update notifications set mailed_at = now() where id = ${notification.id}`)
+  await updateWithoutHooks(payload, { collection: 'notifications', id: notification.id, data: { mailedAt: new Date().toISOString() } })
 }
 
 async function findOrCreateNotification(

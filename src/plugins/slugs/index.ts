@@ -1,12 +1,23 @@
 /**
- * English slugs for articles whose titles are in other languages: on save, an
- * automatic slug (empty, or still the one made from the title) is made at once
- * by transliteration (src/lib/slug.ts), so the article is readable straight
- * away; when translation credentials are set, `translate-slug` is enqueued and
- * later replaces it with the slug of the English title. The article page
- * answers every former slug with a 301 to the current one.
+ * Slugs, as one feature. REQUIRED: every public URL is made of slugs (articles,
+ * categories, tags), so this plugin is not optional like the others; the
+ * reader site and the sitemap break without it.
  *
- * Without credentials nothing is enqueued and the title never leaves the site.
+ * It owns:
+ * - the `slug` field it adds to each configured collection, right after the
+ *   field it is made from (slugField.ts): derived from that field until someone
+ *   types one, unique (a numeric suffix, saves taking turns on an advisory lock);
+ * - for collections with `trackOrigin` (articles): the server-written
+ *   `slugOrigin` and `formerSlugs` fields and the `stampSlugOrigin` hook, so an
+ *   automatic slug follows the title and every former slug answers with a 301;
+ * - English slugs for titles in other languages: on save, an automatic slug is
+ *   made at once by transliteration (src/lib/slug.ts, shared with Markdown's
+ *   heading ids), so the article is readable straight away; when translation
+ *   credentials are set, `translate-slug` is enqueued and later replaces it with
+ *   the slug of the English title (translateSlug.ts, translateToEnglish.ts).
+ *   Without credentials nothing is enqueued and the title never leaves the site.
+ * The hooks share what they decided through slugDecision.ts, the one definition
+ * of the request-context entries they use.
  */
 import { createHash } from 'node:crypto'
 
@@ -14,9 +25,11 @@ import type { CollectionAfterChangeHook, CollectionConfig, Config, Plugin } from
 
 import { addJobs } from '../../../jobs/commands'
 import { enqueue } from '../../../jobs/queue'
-import { slugDecision } from '../../fields/slug'
-import type { TranslateOptions } from '../../lib/translate'
+import { decorateCollection, insertFieldsAfter } from '../decorateCollection'
+import { slugDecision } from './slugDecision'
+import { slugField, slugOriginFields, stampSlugOrigin } from './slugField'
 import { translateSlug, type TranslateSlugData } from './translateSlug'
+import type { TranslateOptions } from './translateToEnglish'
 
 declare module '../../../jobs/definitions' {
   interface JobData {
@@ -24,7 +37,12 @@ declare module '../../../jobs/definitions' {
   }
 }
 
+/** A collection that gets a slug: the field it is made from; `trackOrigin` as in slugField. */
+export type SlugCollection = { from: string; trackOrigin?: boolean }
+
 export type SlugsOptions = {
+  /** By collection slug. Translation applies to `articles` (the job reads and writes articles). */
+  collections: Record<string, SlugCollection>
   translate: { appId?: string; key?: string; endpoint: string; timeoutMs: number; tries: number }
 }
 
@@ -42,8 +60,22 @@ const enqueueTranslation: CollectionAfterChangeHook = async ({ doc, req, operati
   return doc
 }
 
+/** The slug field (and, when tracked, its origin fields and the hook that stamps them). */
+function withSlug({ from, trackOrigin = false }: SlugCollection) {
+  return (collection: CollectionConfig): CollectionConfig => {
+    const slug = slugField(from, {}, { trackOrigin })
+    if (!trackOrigin) return { ...collection, fields: insertFieldsAfter(collection.fields, from, [slug]) }
+    const hooks = collection.hooks ?? {}
+    return {
+      ...collection,
+      fields: insertFieldsAfter(collection.fields, from, [slug, ...slugOriginFields()]),
+      // Appended: after the collection's own beforeChange hooks, where Articles listed it (field hooks run before any).
+      hooks: { ...hooks, beforeChange: [...(hooks.beforeChange ?? []), stampSlugOrigin] },
+    }
+  }
+}
+
 function withTranslationHook(collection: CollectionConfig): CollectionConfig {
-  if (collection.slug !== 'articles') return collection
   const hooks = collection.hooks ?? {}
   return { ...collection, hooks: { ...hooks, afterChange: [...(hooks.afterChange ?? []), enqueueTranslation] } }
 }
@@ -51,11 +83,12 @@ function withTranslationHook(collection: CollectionConfig): CollectionConfig {
 export const slugsPlugin =
   (options: SlugsOptions): Plugin =>
   (config: Config): Config => {
+    const withSlugs = Object.entries(options.collections).reduce(
+      (acc, [slug, collection]) => decorateCollection(acc, slug, 'slugsPlugin', withSlug(collection)),
+      config,
+    )
     const translate = translationOptions(options)
-    if (!translate) return config
-    if (!config.collections?.some((c) => c.slug === 'articles')) {
-      throw new Error('slugsPlugin: add it after the plugin that adds the articles collection (contentPlugin)')
-    }
-    const withHook = { ...config, collections: config.collections.map(withTranslationHook) }
+    if (!translate) return withSlugs
+    const withHook = decorateCollection(withSlugs, 'articles', 'slugsPlugin', withTranslationHook)
     return addJobs(withHook, { 'translate-slug': { handler: translateSlug(translate) as never, tries: options.translate.tries } })
   }

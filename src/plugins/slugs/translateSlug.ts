@@ -3,15 +3,15 @@
  * slug with the slug of its English title. Idempotent, and careful not to win
  * a race it should lose: it writes only while the slug is still automatic and
  * the title is the one it translated (checked again inside the write, see
- * src/fields/slug.ts). A failure a retry can fix throws (the queue retries with
+ * slugField.ts). A failure a retry can fix throws (the queue retries with
  * backoff); one it cannot (credentials, signature) gives up at once. Either
  * way, giving up leaves the transliterated slug: that is the fallback.
  */
 import type { Payload } from 'payload'
 
-import { TRANSLATED_SLUG } from '../../fields/slug'
 import { slugify } from '../../lib/slug'
-import { TranslationError, translateToEnglish, type TranslateOptions } from '../../lib/translate'
+import { translatedSlugContext } from './slugDecision'
+import { TranslationError, translateToEnglish, type TranslateOptions } from './translateToEnglish'
 
 export type TranslateSlugData = { articleId: number; title: string }
 
@@ -45,7 +45,7 @@ export function translateSlug(options: TranslateOptions) {
       data: { slug },
       depth: 0,
       overrideAccess: true,
-      context: { [TRANSLATED_SLUG]: { title } },
+      context: translatedSlugContext(title),
     })
   }
 }

@@ -13,7 +13,7 @@ import type { Endpoint, PayloadRequest, TypedUser } from 'payload'
 
 import { isCrossSite, readBody } from '../../lib/accountHttp'
 import { errorBody } from '../../lib/errorResponse'
-import { expiredSwitchCookie, signSwitch, switchCookie, type SwitcherSettings } from '../../lib/userSwitch'
+import { expiredSwitchCookie, signSwitch, switchCookie, type SwitcherSettings } from './switchCookie'
 import { isActiveFor, ownerSessionOf, switchedFrom, userCan } from './strategy'
 
 const PICK_LIMIT = 50

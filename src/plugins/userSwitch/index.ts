@@ -7,17 +7,18 @@
  *  - strategy.ts      authenticates a switched request as the user browsed as (every path)
  *  - endpoints.ts     GET/POST /api/user-switch, POST /api/user-switch/back
  *  - ownerSession.ts  a refresh or sign-out while switched acts on the owner's own session
+ *  - switchCookie.ts  the signed switch cookie, and where the switcher is active
  *  - the user-switches collection logs every switch (who, whom, when)
- *  - src/admin/UserSwitch: the banner and picker in the admin header;
+ *  - admin/           the banner and picker in the admin header;
  *    frontend/src/components/UserSwitcher.astro: the same on the reader site
  */
 import type { CollectionConfig, Config, Plugin } from 'payload'
 
 import { UserSwitches } from '../../../collections/UserSwitches'
-import type { SwitcherSettings } from '../../lib/userSwitch'
 import { addToConfig } from '../addToConfig'
 import { userSwitchEndpoints } from './endpoints'
 import { endOwnerSessionOnLogout, refreshAsOwner } from './ownerSession'
+import type { SwitcherSettings } from './switchCookie'
 import { userSwitchStrategy } from './strategy'
 
 function withStrategy(collection: CollectionConfig, settings: SwitcherSettings): CollectionConfig {
@@ -51,7 +52,7 @@ export const userSwitchPlugin =
         ...withLog.admin,
         components: {
           ...withLog.admin?.components,
-          header: [...(withLog.admin?.components?.header ?? []), '/src/admin/UserSwitch/UserSwitchHeader#UserSwitchHeader'],
+          header: [...(withLog.admin?.components?.header ?? []), '/src/plugins/userSwitch/admin/UserSwitchHeader#UserSwitchHeader'],
         },
       },
     }

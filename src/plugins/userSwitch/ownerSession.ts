@@ -1,5 +1,6 @@
 import type { CollectionAfterLogoutHook, CollectionBeforeOperationHook, TypedUser } from 'payload'
 
+import { readHiddenAuthFields, updateWithoutHooks } from '../../lib/pool'
 import { ownerSessionOf, switchedFrom } from './strategy'
 
 /*
@@ -34,15 +35,12 @@ export const endOwnerSessionOnLogout: CollectionAfterLogoutHook = async ({ req }
   const from = switchedFrom(req.user)
   const sid = ownerSessionOf(req.user)
   if (!from || !sid) return
-  const owner = (await req.payload.db.findOne({ collection: 'users', req, where: { id: { equals: from.id } } })) as
-    | (Record<string, unknown> & { sessions?: { id: string }[] })
-    | null
+  const owner = await readHiddenAuthFields(req.payload, from.id, req)
   if (!owner) return
-  await req.payload.db.updateOne({
-    id: from.id,
+  await updateWithoutHooks(req.payload, {
     collection: 'users',
-    data: { ...owner, sessions: (owner.sessions ?? []).filter((s) => s.id !== sid), updatedAt: null },
+    id: from.id,
+    data: { ...owner, sessions: (owner.sessions ?? []).filter((s) => s.id !== sid) },
     req,
-    returning: false,
   })
 }

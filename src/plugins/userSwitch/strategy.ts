@@ -13,7 +13,7 @@
 import { JWTAuthentication, type AuthStrategy, type AuthStrategyFunctionArgs, type Payload, type PayloadRequest, type TypedUser } from 'payload'
 
 import { hasPermission } from '../../access'
-import { SWITCH_COOKIE, cookieFrom, requestHost, switcherActive, verifySwitch, type SwitchClaim, type SwitcherSettings } from '../../lib/userSwitch'
+import { SWITCH_COOKIE, cookieFrom, requestHost, switcherActive, verifySwitch, type SwitchClaim, type SwitcherSettings } from './switchCookie'
 
 /** On a switched user: who is really there. Serialised with the user (the banner reads it). */
 export type SwitchedFrom = { id: number; name: string }

@@ -10,7 +10,7 @@
  * generated payload-types.ts. tests/unit/reader-site-boundary.test.ts keeps
  * every other file of the site from reaching Payload itself.
  */
-export type { ActiveUsers } from '../../../../src/lib/activeUsers'
+export type { ActiveUsers } from '../../../../src/plugins/activity/activeUsers'
 export type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../../src/payload-types'
 export type { Page } from './payload'
 
@@ -19,7 +19,7 @@ export { getArticle, latestArticlesWithBody, listArticles, type ArticleFilter, t
 export { followOf, listReplies, listThreads, threadPageOf, type Thread } from './replies'
 export { getCategoryBySlug, getLayoutData, getSettings, getTagBySlug, listCategories, listLinks } from './site'
 export { getActiveUsers, getUser, listAll } from './users'
-export { countView, viewCounts } from './views'
+export { viewCounts } from './views'
 export { search, type SearchHit, type SearchResult } from './search'
 export { NEW_ARTICLE_PATH, resolveVisitor, type Visitor } from './visitor'
 export { accountDelete, accountPost, redirectWithCookies, visitorRequest, type AccountReply } from './forms'

@@ -1,8 +1,8 @@
 /** Full-text search, the service GET /api/search answers with. */
-import { searchArticles, SearchQueryError, type SearchResult } from '../../../../src/lib/search'
+import { searchArticles, SearchQueryError, type SearchResult } from '../../../../src/plugins/search/searchArticles'
 import { payload } from './payload'
 
-export type { SearchHit, SearchResult } from '../../../../src/lib/search'
+export type { SearchHit, SearchResult } from '../../../../src/plugins/search/searchArticles'
 
 /**
  * Full-text search of published articles, the same service GET /api/search

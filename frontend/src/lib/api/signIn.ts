@@ -1,8 +1,9 @@
 /**
- * Sign-in providers (src/lib/oauth): the buttons to show, and the visitor's linked accounts.
+ * Sign-in providers (src/plugins/oauth): the buttons to show, and the visitor's linked accounts.
  */
 import { getEnv } from '../../../../src/lib/env'
-import { PROVIDERS } from '../../../../src/lib/oauth/providers'
+import { readHiddenAuthFields } from '../../../../src/lib/pool'
+import { PROVIDERS } from '../../../../src/plugins/oauth/providers'
 import type { User } from '../../../../src/payload-types'
 import { asVisitor, payload } from './payload'
 
@@ -17,10 +18,10 @@ export type LinkedProvider = { provider: string; email?: string | null; createdA
 export async function mySignInMethods(me: User): Promise<{ linked: LinkedProvider[]; hasPassword: boolean }> {
   const [{ docs }, stored] = await Promise.all([
     payload().find({ collection: 'oauth-identities', where: { user: { equals: me.id } }, depth: 0, pagination: false, sort: 'createdAt', ...asVisitor(me) }),
-    payload().db.findOne({ collection: 'users', where: { id: { equals: me.id } } }),
+    readHiddenAuthFields(payload(), me.id),
   ])
   return {
     linked: docs.map((d) => ({ provider: d.provider, email: d.email, createdAt: d.createdAt })),
-    hasPassword: Boolean((stored as { hash?: string | null } | null)?.hash),
+    hasPassword: Boolean(stored?.hash),
   }
 }

@@ -12,6 +12,7 @@
  */
 import type { Payload } from 'payload'
 
+import { publicArticleSql } from '../../../../collections/Articles/access'
 import { poolOf } from '../../../../src/lib/pool'
 import { payload as siteInstance } from './payload'
 
@@ -23,7 +24,6 @@ type Query = <R>(text: string, params: unknown[]) => Promise<{ rows: R[] }>
 
 function queryOf(payload: Payload): Query {
   const pool = poolOf(payload)
-  if (!pool) throw new Error('the sitemap needs the PostgreSQL adapter')
   return ((text, params) => pool.query(text, params)) as Query
 }
 
@@ -36,7 +36,7 @@ const LASTMOD = `to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS
  * range (from, to] and costs what the first part costs however deep it lies.
  */
 const SOURCES = {
-  articles: { table: 'articles', where: `status = 'published' and published_at <= now()` },
+  articles: { table: 'articles', where: publicArticleSql('') },
   users: { table: 'users', where: 'true' },
   categories: { table: 'categories', where: 'true' },
   tags: { table: 'tags', where: 'true' },

@@ -5,7 +5,7 @@
  */
 import { getEnv } from '../../../../src/lib/env'
 import type { User } from '../../../../src/payload-types'
-import { switcherActive } from '../../../../src/lib/userSwitch'
+import { switcherActive } from '../../../../src/plugins/userSwitch/switchCookie'
 import { restAsVisitor } from './forms'
 
 export type UserSwitcherState = {

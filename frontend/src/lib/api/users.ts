@@ -1,5 +1,5 @@
 /** Users as the public sees them: a profile, who is active, and id/slug lists. */
-import { readActiveUsers, type ActiveUsers } from '../../../../src/lib/activeUsers'
+import { readActiveUsers, type ActiveUsers } from '../../../../src/plugins/activity/activeUsers'
 import type { User } from '../../../../src/payload-types'
 import { asPublic, payload } from './payload'
 

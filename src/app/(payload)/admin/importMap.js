@@ -1,10 +1,10 @@
-import { CurrentPasswordField as CurrentPasswordField_400b56d94ebd0baa445403d5c74a89d0 } from '../../../../src/admin/CurrentPasswordField'
-import { FormatField as FormatField_ccd4436be53d29e6a66f129a567b4bda } from '../../../../src/admin/FormatField'
-import { MarkdownEditorField as MarkdownEditorField_ad39a371ff13b6f410fc2996440260a3 } from '../../../../src/admin/MarkdownEditor'
+import { CurrentPasswordField as CurrentPasswordField_daa67dc6994313da97db51b76be8e8de } from '../../../../src/plugins/accounts/admin/CurrentPasswordField'
+import { FormatField as FormatField_a9bca6d9d9364d9b358f145fbaf75944 } from '../../../../src/plugins/content/admin/FormatField'
+import { MarkdownEditorField as MarkdownEditorField_8395931071f81c9829e0a6dff406c633 } from '../../../../src/plugins/content/admin/MarkdownEditor'
 import { RscEntryLexicalCell as RscEntryLexicalCell_44fe37237e0ebf4470c9990d8cb7b07e } from '@payloadcms/richtext-lexical/rsc'
 import { RscEntryLexicalField as RscEntryLexicalField_44fe37237e0ebf4470c9990d8cb7b07e } from '@payloadcms/richtext-lexical/rsc'
 import { LexicalDiffComponent as LexicalDiffComponent_44fe37237e0ebf4470c9990d8cb7b07e } from '@payloadcms/richtext-lexical/rsc'
-import { RichTextSaveFeatureClient as RichTextSaveFeatureClient_3f2e58a51861a777580f9920bc999faf } from '../../../../src/admin/RichTextSave'
+import { RichTextSaveFeatureClient as RichTextSaveFeatureClient_bcc464444afa130cd26909969f497b76 } from '../../../../src/plugins/content/admin/RichTextSave'
 import { FixedToolbarFeatureClient as FixedToolbarFeatureClient_e70f5e05f09f93e00b997edb1ef0c864 } from '@payloadcms/richtext-lexical/client'
 import { TableFeatureClient as TableFeatureClient_e70f5e05f09f93e00b997edb1ef0c864 } from '@payloadcms/richtext-lexical/client'
 import { BlocksFeatureClient as BlocksFeatureClient_e70f5e05f09f93e00b997edb1ef0c864 } from '@payloadcms/richtext-lexical/client'
@@ -30,30 +30,30 @@ import { RelationshipFeatureClient as RelationshipFeatureClient_e70f5e05f09f93e0
 import { BlockquoteFeatureClient as BlockquoteFeatureClient_e70f5e05f09f93e00b997edb1ef0c864 } from '@payloadcms/richtext-lexical/client'
 import { HorizontalRuleFeatureClient as HorizontalRuleFeatureClient_e70f5e05f09f93e00b997edb1ef0c864 } from '@payloadcms/richtext-lexical/client'
 import { InlineToolbarFeatureClient as InlineToolbarFeatureClient_e70f5e05f09f93e00b997edb1ef0c864 } from '@payloadcms/richtext-lexical/client'
-import { StatusCell as StatusCell_10f2d8bcb0fa86cc940f7df8b017d6c2 } from '../../../../src/admin/ScheduledNotice'
-import { ScheduledNotice as ScheduledNotice_10f2d8bcb0fa86cc940f7df8b017d6c2 } from '../../../../src/admin/ScheduledNotice'
+import { StatusCell as StatusCell_7ad0447a3dec3fafac25311fd69aedb7 } from '../../../../src/plugins/activity/admin/ScheduledNotice'
+import { ScheduledNotice as ScheduledNotice_7ad0447a3dec3fafac25311fd69aedb7 } from '../../../../src/plugins/activity/admin/ScheduledNotice'
 import { OverviewComponent as OverviewComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { MetaTitleComponent as MetaTitleComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { MetaDescriptionComponent as MetaDescriptionComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { MetaImageComponent as MetaImageComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { PreviewComponent as PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
-import { AccessTokenCreator as AccessTokenCreator_26bccc43db7773828ae94e2da4479acd } from '../../../../src/admin/AccessTokenCreator'
-import { UserSwitchHeader as UserSwitchHeader_ec808b6d351349d063a184d42b59b99a } from '../../../../src/admin/UserSwitch/UserSwitchHeader'
+import { AccessTokenCreator as AccessTokenCreator_865358592760737f6c01197d9d3b942c } from '../../../../src/plugins/accessTokens/admin/AccessTokenCreator'
+import { UserSwitchHeader as UserSwitchHeader_ebc951dfc2613394e69e6a2a17bd27f7 } from '../../../../src/plugins/userSwitch/admin/UserSwitchHeader'
 import { DashboardNavLink as DashboardNavLink_366e83f162092ba4e0a0736108ded095 } from '../../../../src/plugins/dashboard/admin/DashboardNavLink'
-import { QueueConsoleNavLink as QueueConsoleNavLink_fc43a652e1df5a5763e59af0b6891f68 } from '../../../../src/admin/QueueConsole/QueueConsoleNavLink'
+import { QueueConsoleNavLink as QueueConsoleNavLink_ed8b982cac06932a097391c4dabb8503 } from '../../../../src/plugins/jobs/admin/QueueConsoleNavLink'
 import { Dashboard as Dashboard_68047e83e4497add0464910930456677 } from '../../../../src/plugins/dashboard/admin/Dashboard'
-import { QueueConsoleView as QueueConsoleView_47e55900e194d3376e36a651392dcf55 } from '../../../../src/admin/QueueConsole/QueueConsoleView'
+import { QueueConsoleView as QueueConsoleView_cccdd5906f3e908c15edc125b9b7d6c5 } from '../../../../src/plugins/jobs/admin/QueueConsoleView'
 import { CollectionCards as CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1 } from '@payloadcms/next/rsc'
 
 /** @type import('payload').ImportMap */
 export const importMap = {
-  "/src/admin/CurrentPasswordField#CurrentPasswordField": CurrentPasswordField_400b56d94ebd0baa445403d5c74a89d0,
-  "/src/admin/FormatField#FormatField": FormatField_ccd4436be53d29e6a66f129a567b4bda,
-  "/src/admin/MarkdownEditor#MarkdownEditorField": MarkdownEditorField_ad39a371ff13b6f410fc2996440260a3,
+  "/src/plugins/accounts/admin/CurrentPasswordField#CurrentPasswordField": CurrentPasswordField_daa67dc6994313da97db51b76be8e8de,
+  "/src/plugins/content/admin/FormatField#FormatField": FormatField_a9bca6d9d9364d9b358f145fbaf75944,
+  "/src/plugins/content/admin/MarkdownEditor#MarkdownEditorField": MarkdownEditorField_8395931071f81c9829e0a6dff406c633,
   "@payloadcms/richtext-lexical/rsc#RscEntryLexicalCell": RscEntryLexicalCell_44fe37237e0ebf4470c9990d8cb7b07e,
   "@payloadcms/richtext-lexical/rsc#RscEntryLexicalField": RscEntryLexicalField_44fe37237e0ebf4470c9990d8cb7b07e,
   "@payloadcms/richtext-lexical/rsc#LexicalDiffComponent": LexicalDiffComponent_44fe37237e0ebf4470c9990d8cb7b07e,
-  "/src/admin/RichTextSave#RichTextSaveFeatureClient": RichTextSaveFeatureClient_3f2e58a51861a777580f9920bc999faf,
+  "/src/plugins/content/admin/RichTextSave#RichTextSaveFeatureClient": RichTextSaveFeatureClient_bcc464444afa130cd26909969f497b76,
   "@payloadcms/richtext-lexical/client#FixedToolbarFeatureClient": FixedToolbarFeatureClient_e70f5e05f09f93e00b997edb1ef0c864,
   "@payloadcms/richtext-lexical/client#TableFeatureClient": TableFeatureClient_e70f5e05f09f93e00b997edb1ef0c864,
   "@payloadcms/richtext-lexical/client#BlocksFeatureClient": BlocksFeatureClient_e70f5e05f09f93e00b997edb1ef0c864,
@@ -79,18 +79,18 @@ export const importMap = {
   "@payloadcms/richtext-lexical/client#BlockquoteFeatureClient": BlockquoteFeatureClient_e70f5e05f09f93e00b997edb1ef0c864,
   "@payloadcms/richtext-lexical/client#HorizontalRuleFeatureClient": HorizontalRuleFeatureClient_e70f5e05f09f93e00b997edb1ef0c864,
   "@payloadcms/richtext-lexical/client#InlineToolbarFeatureClient": InlineToolbarFeatureClient_e70f5e05f09f93e00b997edb1ef0c864,
-  "/src/admin/ScheduledNotice#StatusCell": StatusCell_10f2d8bcb0fa86cc940f7df8b017d6c2,
-  "/src/admin/ScheduledNotice#ScheduledNotice": ScheduledNotice_10f2d8bcb0fa86cc940f7df8b017d6c2,
+  "/src/plugins/activity/admin/ScheduledNotice#StatusCell": StatusCell_7ad0447a3dec3fafac25311fd69aedb7,
+  "/src/plugins/activity/admin/ScheduledNotice#ScheduledNotice": ScheduledNotice_7ad0447a3dec3fafac25311fd69aedb7,
   "@payloadcms/plugin-seo/client#OverviewComponent": OverviewComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@payloadcms/plugin-seo/client#MetaTitleComponent": MetaTitleComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@payloadcms/plugin-seo/client#MetaDescriptionComponent": MetaDescriptionComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@payloadcms/plugin-seo/client#MetaImageComponent": MetaImageComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@payloadcms/plugin-seo/client#PreviewComponent": PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860,
-  "/src/admin/AccessTokenCreator#AccessTokenCreator": AccessTokenCreator_26bccc43db7773828ae94e2da4479acd,
-  "/src/admin/UserSwitch/UserSwitchHeader#UserSwitchHeader": UserSwitchHeader_ec808b6d351349d063a184d42b59b99a,
+  "/src/plugins/accessTokens/admin/AccessTokenCreator#AccessTokenCreator": AccessTokenCreator_865358592760737f6c01197d9d3b942c,
+  "/src/plugins/userSwitch/admin/UserSwitchHeader#UserSwitchHeader": UserSwitchHeader_ebc951dfc2613394e69e6a2a17bd27f7,
   "/src/plugins/dashboard/admin/DashboardNavLink#DashboardNavLink": DashboardNavLink_366e83f162092ba4e0a0736108ded095,
-  "/src/admin/QueueConsole/QueueConsoleNavLink#QueueConsoleNavLink": QueueConsoleNavLink_fc43a652e1df5a5763e59af0b6891f68,
+  "/src/plugins/jobs/admin/QueueConsoleNavLink#QueueConsoleNavLink": QueueConsoleNavLink_ed8b982cac06932a097391c4dabb8503,
   "/src/plugins/dashboard/admin/Dashboard#Dashboard": Dashboard_68047e83e4497add0464910930456677,
-  "/src/admin/QueueConsole/QueueConsoleView#QueueConsoleView": QueueConsoleView_47e55900e194d3376e36a651392dcf55,
+  "/src/plugins/jobs/admin/QueueConsoleView#QueueConsoleView": QueueConsoleView_cccdd5906f3e908c15edc125b9b7d6c5,
   "@payloadcms/next/rsc#CollectionCards": CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1
 }

@@ -1,5 +1,5 @@
 import { accountEndpoint, noStore } from '../../../lib/accountHttp'
-import { CAPTCHA_COOKIE, CAPTCHA_TTL_MS, createCaptcha } from '../../../lib/captcha'
+import { CAPTCHA_COOKIE, CAPTCHA_TTL_MS, createCaptcha } from '../captcha'
 import { limitByIp } from '../../../lib/rateLimit'
 import type { AccountsOptions } from '../options'
 

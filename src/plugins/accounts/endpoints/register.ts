@@ -11,9 +11,10 @@ import {
   validationFieldErrors,
   type FieldErrors,
 } from '../../../lib/accountHttp'
-import { CAPTCHA_COOKIE, checkCaptcha } from '../../../lib/captcha'
+import { CAPTCHA_COOKIE, checkCaptcha } from '../captcha'
 import { emailProblem, normalEmail } from '../../../lib/emailAddress'
 import { passwordProblem, spendPasswordCheckTime } from '../../../lib/password'
+import { readHiddenAuthFields } from '../../../lib/pool'
 import { limitByIp } from '../../../lib/rateLimit'
 import { REGISTRATION_FORM } from '../../../../collections/Users/hooks/registrationFormOnly'
 import type { AccountsOptions } from '../options'
@@ -80,9 +81,7 @@ export const registerEndpoint = (options: AccountsOptions) =>
     }
     if (options.verifyEmail) {
       // Not signed in yet: the mailed link confirms the address first.
-      const stored = (await req.payload.db.findOne({ collection: 'users', where: { id: { equals: created.id } }, req })) as {
-        _verificationToken?: string
-      } | null
+      const stored = await readHiddenAuthFields(req.payload, created.id, req)
       const mail = verifyEmailMail({ siteName: await siteName(req), baseUrl: options.baseUrl, token: stored?._verificationToken ?? '', name })
       await req.payload.sendEmail({ to: email, subject: mail.subject, text: mail.text, html: mail.html })
       return checkYourMail(email)

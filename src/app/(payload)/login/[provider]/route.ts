@@ -1,11 +1,2 @@
-import config from '@payload-config'
-import { getPayload } from 'payload'
-
-import { startSignIn } from '../../../../lib/oauth/flow'
-
-type Context = { params: Promise<{ provider: string }> }
-
-/** Sign in with the provider; with `?intent=link` (the profile's "Link"), link it to the signed-in account. */
-export async function GET(request: Request, { params }: Context): Promise<Response> {
-  return startSignIn(await getPayload({ config }), request, (await params).provider)
-}
+// Sign in with a provider: the handler is the oauth plugin's (src/plugins/oauth/routes.ts).
+export { signInRoute as GET } from '../../../../plugins/oauth/routes'

@@ -1,9 +1,2 @@
-import config from '@payload-config'
-import { getPayload } from 'payload'
-
-import { finishSignIn } from '../../../../../lib/oauth/flow'
-
-/** Where the provider sends the browser back: BASE_URL/login/<provider>/callback. */
-export async function GET(request: Request, { params }: { params: Promise<{ provider: string }> }): Promise<Response> {
-  return finishSignIn(await getPayload({ config }), request, (await params).provider)
-}
+// The provider's redirect back: the handler is the oauth plugin's (src/plugins/oauth/routes.ts).
+export { callbackRoute as GET } from '../../../../../plugins/oauth/routes'

@@ -1,9 +1,2 @@
-import config from '@payload-config'
-import { getPayload } from 'payload'
-
-import { unlinkProvider } from '../../../../../lib/oauth/flow'
-
-/** The profile's "Unlink" button. */
-export async function POST(request: Request, { params }: { params: Promise<{ provider: string }> }): Promise<Response> {
-  return unlinkProvider(await getPayload({ config }), request, (await params).provider)
-}
+// Unlink a provider from the profile: the handler is the oauth plugin's (src/plugins/oauth/routes.ts).
+export { unlinkRoute as POST } from '../../../../../plugins/oauth/routes'

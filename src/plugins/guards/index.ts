@@ -1,0 +1,45 @@
+import type { CollectionConfig, Config, GlobalConfig, Plugin } from 'payload'
+
+import { requireDocumentBody, requireNumericId, wordClientErrors } from '../../../hooks/clientErrors'
+import { guardSortPaths } from '../../../hooks/guardSortPaths'
+import { refuseForbiddenCharacters, refuseForbiddenCharactersInGlobal } from '../../../hooks/refuseForbiddenCharacters'
+import { authSecretFields, timestampFields } from '../../fields/serverOwned'
+
+/**
+ * Rules every collection obeys, whoever added it, applied once here:
+ *  - timestamps are written by the server only (no reply "dated 2099");
+ *  - the authentication fields of auth collections can be neither written,
+ *    read, filtered nor sorted on by a client, directly or across a relationship;
+ *  - no text, in any collection or global, holds a character that PostgreSQL
+ *    or XML refuses (400 naming the field);
+ *  - a client's mistake (no readable body, an id that names nothing) answers
+ *    4xx naming the field and the rule, never 500.
+ * Last in the plugin list, so it sees every collection.
+ */
+export const guardsPlugin = (): Plugin => (config: Config): Config => ({
+  ...config,
+  collections: (config.collections ?? []).map(guardCollection),
+  globals: (config.globals ?? []).map(guardGlobal),
+  hooks: { ...config.hooks, afterError: [...(config.hooks?.afterError ?? []), wordClientErrors] },
+})
+
+function guardCollection(collection: CollectionConfig): CollectionConfig {
+  const names = new Set(collection.fields.flatMap((f) => ('name' in f ? [f.name] : [])))
+  const serverOwned = [
+    ...(collection.timestamps === false ? [] : timestampFields()),
+    ...(collection.auth ? authSecretFields(collection.auth === true ? {} : collection.auth) : []),
+  ].filter((f) => 'name' in f && !names.has(f.name))
+  return {
+    ...collection,
+    fields: [...collection.fields, ...serverOwned],
+    hooks: {
+      ...collection.hooks,
+      beforeOperation: [requireNumericId, requireDocumentBody, guardSortPaths, ...(collection.hooks?.beforeOperation ?? [])],
+      beforeValidate: [refuseForbiddenCharacters, ...(collection.hooks?.beforeValidate ?? [])],
+    },
+  }
+}
+
+function guardGlobal(global: GlobalConfig): GlobalConfig {
+  return { ...global, hooks: { ...global.hooks, beforeValidate: [refuseForbiddenCharactersInGlobal, ...(global.hooks?.beforeValidate ?? [])] } }
+}
