@@ -61,7 +61,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
       translate: env.translate,
     }),
     userSwitch: userSwitchPlugin({ debug: env.debug, production: env.production }),
-    notifications: notificationsPlugin(),
+    notifications: notificationsPlugin({ baseUrl: env.baseUrl, mailFromName: env.mail.fromName }),
     jobs: jobsPlugin({
       connection: env.queueConnection,
       databaseUrl: env.databaseUrl,

@@ -9,11 +9,11 @@
 import type { Payload } from 'payload'
 
 import type { Article, Reply } from '../../payload-types'
-import { getEnv } from '../../lib/env'
 import { escapeHtml } from '../../lib/escapeHtml'
 import { excerptOf } from '../../lib/excerpt'
 import { updateWithoutHooks } from '../../lib/pool'
 import { relationId } from '../../lib/relationId'
+import { notificationsOptionsOf } from './options'
 
 export type NotificationKind = 'reply' | 'answer' | 'followed'
 
@@ -61,9 +61,9 @@ export async function deliverNotification(
     actorId ? payload.findByID({ collection: 'users', id: actorId, depth: 0, disableErrors: true, overrideAccess: true }) : null,
   ])
   if (!recipient?.email) return
-  const { baseUrl, mail } = getEnv()
+  const { baseUrl, mailFromName } = notificationsOptionsOf(payload)
   const settings = await payload.findGlobal({ slug: 'site-settings', depth: 0, overrideAccess: true })
-  const siteName = settings?.siteName || mail.fromName
+  const siteName = settings?.siteName || mailFromName
   const link = `${baseUrl}/articles/${article.id}/${article.slug}#reply-${reply.id}`
   const { subject, lead } = wording(kind, actor?.name ?? 'Someone', article.title, siteName)
   const snippet = replySnippet(reply)

@@ -12,8 +12,10 @@ import { Follows } from '../../../collections/Follows'
 import { Notifications } from '../../../collections/Notifications'
 import { addCommands, addJobs } from '../../../jobs/commands'
 import { addToConfig } from '../addToConfig'
+import { withPluginOptions } from '../pluginOptions'
 import { notifyArticleAuthor, type NotifyArticleAuthorData } from './notifyArticleAuthor'
 import { notifyOnReply } from './notifyOnReply'
+import { NOTIFICATIONS_KEY, type NotificationsOptions } from './options'
 import { notifyReplyThread, type NotifyReplyThreadData } from './notifyReplyThread'
 import { recountUnreadCommand } from './recountUnreadCommand'
 import { unsubscribeEndpoint } from './unsubscribeEndpoint'
@@ -32,12 +34,12 @@ function withReplyHook(collection: CollectionConfig): CollectionConfig {
   return { ...collection, hooks: { ...hooks, afterChange: [...(hooks.afterChange ?? []), notifyOnReply] } }
 }
 
-export const notificationsPlugin = (): Plugin => (config: Config): Config => {
+export const notificationsPlugin = (options: NotificationsOptions): Plugin => (config: Config): Config => {
   if (!config.collections?.some((c) => c.slug === 'replies')) {
     throw new Error('notificationsPlugin: add it after the plugin that adds the replies collection (contentPlugin)')
   }
   const follows: CollectionConfig = { ...Follows, endpoints: [unsubscribeEndpoint] }
-  const withCollection = addToConfig({ collections: [Notifications, follows] })(config) as Config
+  const withCollection = withPluginOptions(addToConfig({ collections: [Notifications, follows] })(config) as Config, NOTIFICATIONS_KEY, options)
   const withHook = { ...withCollection, collections: withCollection.collections!.map(withReplyHook) }
   const withJob = addJobs(withHook, {
     'notify-article-author': { handler: notifyArticleAuthor, tries: 5 },

@@ -8,8 +8,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto'
 
 import type { Payload } from 'payload'
 
-import { getEnv } from '../../lib/env'
 import type { Article } from '../../payload-types'
+import { notificationsOptionsOf } from './options'
 
 function signature(payload: Payload, followId: number): Buffer {
   return createHmac('sha256', payload.secret).update(`unsubscribe:follow:${followId}`).digest()
@@ -32,12 +32,12 @@ export function verifyUnsubscribeToken(payload: Payload, token: unknown): number
 
 /** The page a follow e-mail links to (it asks before unsubscribing: mail scanners open links). */
 export function unsubscribePageUrl(payload: Payload, followId: number): string {
-  return `${getEnv().baseUrl}/unsubscribe?token=${unsubscribeToken(payload, followId)}`
+  return `${notificationsOptionsOf(payload).baseUrl}/unsubscribe?token=${unsubscribeToken(payload, followId)}`
 }
 
 /** The RFC 8058 address mail clients POST to, from their own "Unsubscribe" button. */
 export function oneClickUnsubscribeUrl(payload: Payload, followId: number): string {
-  return `${getEnv().baseUrl}/api/follows/unsubscribe?token=${unsubscribeToken(payload, followId)}`
+  return `${notificationsOptionsOf(payload).baseUrl}/api/follows/unsubscribe?token=${unsubscribeToken(payload, followId)}`
 }
 
 export type UnsubscribeLookup =

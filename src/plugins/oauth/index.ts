@@ -15,6 +15,7 @@ import type { Config, Plugin } from 'payload'
 
 import { OAuthIdentities } from '../../../collections/OAuthIdentities'
 import { addToConfig } from '../addToConfig'
+import { withPluginOptions } from '../pluginOptions'
 import { OAUTH_OPTIONS_KEY, type OAuthOptions } from './options'
 
 export type { OAuthOptions } from './options'
@@ -23,5 +24,5 @@ export const oauthPlugin =
   (options: OAuthOptions): Plugin =>
   (config: Config): Config => {
     const withCollection = addToConfig({ collections: [OAuthIdentities] })(config) as Config
-    return { ...withCollection, custom: { ...withCollection.custom, [OAUTH_OPTIONS_KEY]: options } }
+    return withPluginOptions(withCollection, OAUTH_OPTIONS_KEY, options)
   }

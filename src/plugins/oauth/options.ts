@@ -6,6 +6,7 @@
  */
 import type { Payload } from 'payload'
 
+import { pluginOptionsOf } from '../pluginOptions'
 import type { OAuthProviderSettings } from './settings'
 
 export type OAuthOptions = {
@@ -25,5 +26,5 @@ export const OAUTH_OPTIONS_KEY = 'oauth'
 
 /** The options the plugin was given, or undefined when the plugin is not in the config (the routes then answer 404). */
 export function oauthOptions(payload: Payload): OAuthOptions | undefined {
-  return (payload.config.custom as Record<string, unknown> | undefined)?.[OAUTH_OPTIONS_KEY] as OAuthOptions | undefined
+  return pluginOptionsOf<OAuthOptions>(payload, OAUTH_OPTIONS_KEY)
 }

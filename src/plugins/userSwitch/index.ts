@@ -16,9 +16,10 @@ import type { CollectionConfig, Config, Plugin } from 'payload'
 
 import { UserSwitches } from '../../../collections/UserSwitches'
 import { addToConfig } from '../addToConfig'
+import { withPluginOptions } from '../pluginOptions'
 import { userSwitchEndpoints } from './endpoints'
 import { endOwnerSessionOnLogout, refreshAsOwner } from './ownerSession'
-import type { SwitcherSettings } from './switchCookie'
+import { USER_SWITCH_KEY, type SwitcherSettings } from './switchCookie'
 import { userSwitchStrategy } from './strategy'
 
 function withStrategy(collection: CollectionConfig, settings: SwitcherSettings): CollectionConfig {
@@ -43,7 +44,7 @@ export const userSwitchPlugin =
     if (!config.collections?.some((c) => c.slug === 'users')) {
       throw new Error('userSwitchPlugin: add it after the plugin that adds the users collection (accountsPlugin)')
     }
-    const withLog = addToConfig({ collections: [UserSwitches] })(config) as Config
+    const withLog = withPluginOptions(addToConfig({ collections: [UserSwitches] })(config) as Config, USER_SWITCH_KEY, settings)
     return {
       ...withLog,
       collections: withLog.collections!.map((c) => withStrategy(c, settings)),

@@ -12,6 +12,10 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
+import type { Payload } from 'payload'
+
+import { pluginOptionsOf } from '../pluginOptions'
+
 export const SWITCH_COOKIE = 'inkwell-switch'
 export const DEBUG_TLDS = ['dev', 'local', 'test'] as const
 
@@ -107,4 +111,11 @@ export function switchCookie(value: string, secure: boolean): string {
 
 export function expiredSwitchCookie(secure: boolean): string {
   return `${SWITCH_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT${secure ? '; Secure' : ''}`
+}
+
+export const USER_SWITCH_KEY = 'userSwitch'
+
+/** The settings the composition gave the plugin (for the admin header, which has only the Payload instance). */
+export function switcherSettingsOf(payload: Payload): SwitcherSettings | undefined {
+  return pluginOptionsOf<SwitcherSettings>(payload, USER_SWITCH_KEY)
 }

@@ -8,14 +8,13 @@ import { headers } from 'next/headers'
 import type { ServerProps, TypedUser } from 'payload'
 import React from 'react'
 
-import { getEnv } from '../../../lib/env'
-import { switcherActive } from '../switchCookie'
+import { switcherActive, switcherSettingsOf } from '../switchCookie'
 import { switchedFrom, userCan } from '../strategy'
 import { UserSwitchPanel } from './UserSwitchPanel'
 
 export async function UserSwitchHeader({ payload, user }: ServerProps) {
-  const env = getEnv()
-  if (!user || !switcherActive({ debug: env.debug, production: env.production }, (await headers()).get('host'))) return null
+  const settings = switcherSettingsOf(payload)
+  if (!user || !settings || !switcherActive(settings, (await headers()).get('host'))) return null
   const from = switchedFrom(user) ?? null
   if (!from && !(await userCan(payload, user as TypedUser, 'users.switch'))) return null
   const { docs } = await payload.find({ collection: 'users', select: { name: true, email: true }, sort: 'name', limit: 50, depth: 0, overrideAccess: true })
