@@ -44,17 +44,11 @@ export const userSwitchPlugin =
     if (!config.collections?.some((c) => c.slug === 'users')) {
       throw new Error('userSwitchPlugin: add it after the plugin that adds the users collection (accountsPlugin)')
     }
-    const withLog = withPluginOptions(addToConfig({ collections: [UserSwitches] })(config) as Config, USER_SWITCH_KEY, settings)
-    return {
-      ...withLog,
-      collections: withLog.collections!.map((c) => withStrategy(c, settings)),
-      endpoints: [...(withLog.endpoints ?? []), ...userSwitchEndpoints(settings)],
-      admin: {
-        ...withLog.admin,
-        components: {
-          ...withLog.admin?.components,
-          header: [...(withLog.admin?.components?.header ?? []), '/src/plugins/userSwitch/admin/UserSwitchHeader#UserSwitchHeader'],
-        },
-      },
-    }
+    const parts = addToConfig({
+      collections: [UserSwitches],
+      endpoints: userSwitchEndpoints(settings),
+      admin: { header: ['/src/plugins/userSwitch/admin/UserSwitchHeader#UserSwitchHeader'] },
+    })
+    const withLog = withPluginOptions(parts(config) as Config, USER_SWITCH_KEY, settings)
+    return { ...withLog, collections: withLog.collections!.map((c) => withStrategy(c, settings)) }
   }
