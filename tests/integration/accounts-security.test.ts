@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { apiErrorOf } from '../../frontend/src/lib/api/errors'
 import type { User } from '../../src/payload-types'
 import { readHiddenAuthFields } from '../../src/lib/pool'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
@@ -51,7 +52,7 @@ describe('input length before any pattern', () => {
     for (const path of ['/api/accounts/login', '/api/accounts/register', '/api/accounts/password/forgot']) {
       const reply = await browser().request(path, { json: { email: huge, password: 'whatever-it-is' } })
       expect(reply.status, path).toBe(400)
-      expect((await reply.json()).errors.email, path).toBe('Use at most 254 characters for email.')
+      expect(apiErrorOf(await reply.json()).fields.email, path).toBe('Use at most 254 characters for email.')
     }
   })
 
