@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 
+// The sitemaps.org protocol's own schema, as the `sitemap` package ships it (a devDependency for this file alone).
 export const SITEMAP_XSD = path.resolve('node_modules/sitemap/schema/sitemap.xsd')
 export const SITEMAP_INDEX_XSD = path.resolve('tests/fixtures/siteindex.xsd')
 
