@@ -85,8 +85,10 @@ describe('two web processes and the workers on one database', () => {
     killGroup(first)
     hold = false
     await waitUntil(async () => inbox.messages.some((m) => m.text?.includes('Written while a worker dies')), { what: 'the mail from the other worker', timeoutMs: 180_000 })
-    const { rows } = await db.query(`select state from pgboss.job where singleton_key = $1`, [`reply:${reply.body.doc.id}`])
-    expect(rows.map((r) => r.state)).toEqual(['completed'])
+    // The mail is sent inside the job; pg-boss records the completion just after the handler returns.
+    const states = async () => (await db.query(`select state from pgboss.job where singleton_key = $1`, [`reply:${reply.body.doc.id}`])).rows.map((r) => r.state)
+    await waitUntil(async () => (await states()).every((s) => s !== 'active' && s !== 'retry' && s !== 'created'), { what: 'the job to be recorded as finished', timeoutMs: 30_000 })
+    expect(await states()).toEqual(['completed'])
     // Two workers again for what follows.
     await startWorker(workerEnv(), workers)
   }, 480_000) // three worker boots on a machine shared with other test runs
