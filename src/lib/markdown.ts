@@ -9,7 +9,7 @@ import MarkdownIt from 'markdown-it'
 import type { Highlighter } from 'shiki'
 
 import { highlightSync, prepareHighlighter } from './highlight'
-import { sanitize, type ImagePolicy } from './sanitize'
+import { sanitize, type ImagePolicy, type LinkPolicy } from './sanitize'
 import { slugify } from './slug'
 
 function createRenderer() {
@@ -53,7 +53,7 @@ export function storableMarkdown<T extends string | null | undefined>(source: T)
 }
 
 /** An article body or a reply: Markdown (raw HTML allowed, then filtered) → sanitized HTML. */
-export async function renderMarkdown(source: string | null | undefined, { images }: { images?: ImagePolicy } = {}): Promise<string> {
-  return sanitize(await articleRenderer(source ?? ''), { images })
+export async function renderMarkdown(source: string | null | undefined, { images, links }: { images?: ImagePolicy; links?: LinkPolicy } = {}): Promise<string> {
+  return sanitize(await articleRenderer(source ?? ''), { images, links })
 }
 

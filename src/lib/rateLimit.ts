@@ -8,28 +8,45 @@ import type { Payload, PayloadRequest } from 'payload'
 import { APIError } from 'payload'
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 
-import { getEnv } from './env'
+import { pluginOptionsOf } from '../plugins/pluginOptions'
 import { poolOf } from './pool'
 import { connectRedis, whenReady } from './redis'
 
 export type RateLimitedAction = 'register' | 'login' | 'passwordReset' | 'captcha' | 'reply' | 'upload'
 
+type Window = { points: number; duration: number }
+
 /** Attempts allowed per IP in each window. Generous for people, tight for scripts. */
-export const RATE_LIMITS: Record<RateLimitedAction, { points: number; duration: number }> = {
+export const RATE_LIMITS = {
   register: { points: 10, duration: 60 * 60 },
   login: { points: 20, duration: 15 * 60 },
   passwordReset: { points: 5, duration: 15 * 60 },
   // A person needs a few pictures per form; a solver farm needs thousands.
   captcha: { points: 30, duration: 15 * 60 },
-  // Per user, not per address: a flood of replies from one account. Read when first
-  // used, not at import: the configuration may not be complete yet then.
-  get reply() {
-    return { points: getEnv().replyRateLimit, duration: 60 }
-  },
-  // Per user: uploads (media and avatars) per hour.
-  get upload() {
-    return { points: getEnv().uploadRateLimit, duration: 60 * 60 }
-  },
+} satisfies Record<string, Window>
+
+/**
+ * The configured parts (REPLY_RATE_LIMIT, UPLOAD_RATE_LIMIT, where to count),
+ * which the composition records under RATE_LIMITS_KEY (src/plugins/index.ts):
+ * the limits are shared by several plugins (accounts, content), so none owns them.
+ */
+export const RATE_LIMITS_KEY = 'rateLimits'
+export type RateLimitSettings = { replyPerMinute: number; uploadsPerHour: number; redisUrl?: string; redisTimeoutMs: number }
+
+function settingsOf(payload: Payload): RateLimitSettings {
+  const settings = pluginOptionsOf<RateLimitSettings>(payload, RATE_LIMITS_KEY)
+  if (!settings) throw new Error('rate limits: no settings in the config (inkwellPlugins records them under RATE_LIMITS_KEY)')
+  return settings
+}
+
+function windows(settings: RateLimitSettings): Record<RateLimitedAction, Window> {
+  return {
+    ...RATE_LIMITS,
+    // Per user, not per address: a flood of replies from one account.
+    reply: { points: settings.replyPerMinute, duration: 60 },
+    // Per user: uploads (media and avatars) per hour.
+    upload: { points: settings.uploadsPerHour, duration: 60 * 60 },
+  }
 }
 
 export class RateLimited extends APIError {
@@ -40,11 +57,11 @@ export class RateLimited extends APIError {
 
 const limiters = new WeakMap<Payload, Promise<Record<RateLimitedAction, RateLimiterAbstract>>>()
 
-async function postgresLimiter(payload: Payload, action: RateLimitedAction): Promise<RateLimiterAbstract> {
+async function postgresLimiter(payload: Payload, action: RateLimitedAction, window: Window): Promise<RateLimiterAbstract> {
   const storeClient = poolOf(payload)
   return new Promise((resolve, reject) => {
     const limiter: RateLimiterPostgres = new RateLimiterPostgres(
-      { storeClient, storeType: 'pool', tableName: 'rate_limits', keyPrefix: action, ...RATE_LIMITS[action] },
+      { storeClient, storeType: 'pool', tableName: 'rate_limits', keyPrefix: action, ...window },
       (error?: Error) => (error ? reject(error) : resolve(limiter)),
     )
   })
@@ -55,20 +72,22 @@ async function postgresLimiter(payload: Payload, action: RateLimitedAction): Pro
  * At once when the connection is down (not "ready"), and after REDIS_TIMEOUT_MS when Redis is up but
  * does not answer (paused, overloaded): a sign-in never waits on Redis longer than a page does.
  */
-function redisLimiter(redis: Redis, action: RateLimitedAction, insurance: RateLimiterAbstract): RateLimiterAbstract {
+function redisLimiter(redis: Redis, action: RateLimitedAction, window: Window, insurance: RateLimiterAbstract): RateLimiterAbstract {
   return new RateLimiterRedis({
     storeClient: redis,
     keyPrefix: `inkwell:rl:${action}`,
     insuranceLimiter: insurance,
     rejectIfRedisNotReady: true,
-    ...RATE_LIMITS[action],
+    ...window,
   })
 }
 
-async function buildLimiters(payload: Payload, { redisUrl, redisTimeoutMs }: { redisUrl?: string; redisTimeoutMs: number }) {
-  const actions = Object.keys(RATE_LIMITS) as RateLimitedAction[]
+async function buildLimiters(payload: Payload, settings: RateLimitSettings) {
+  const { redisUrl, redisTimeoutMs } = settings
+  const limits = windows(settings)
+  const actions = Object.keys(limits) as RateLimitedAction[]
   const postgres = Object.fromEntries(
-    await Promise.all(actions.map(async (a) => [a, await postgresLimiter(payload, a)] as const)),
+    await Promise.all(actions.map(async (a) => [a, await postgresLimiter(payload, a, limits[a])] as const)),
   ) as Record<RateLimitedAction, RateLimiterAbstract>
   if (!redisUrl) return postgres
   const redis = connectRedis({
@@ -79,7 +98,7 @@ async function buildLimiters(payload: Payload, { redisUrl, redisTimeoutMs }: { r
   })
   // Built at the first limited request: let the connection open (bounded) so that one counts in Redis too.
   await whenReady(redis, redisTimeoutMs).catch(() => {})
-  return Object.fromEntries(actions.map((a) => [a, redisLimiter(redis, a, postgres[a])])) as Record<RateLimitedAction, RateLimiterAbstract>
+  return Object.fromEntries(actions.map((a) => [a, redisLimiter(redis, a, limits[a], postgres[a])])) as Record<RateLimitedAction, RateLimiterAbstract>
 }
 
 /**
@@ -105,7 +124,7 @@ export async function limitByIp(req: PayloadRequest, action: RateLimitedAction):
 /** Counts one attempt for `key` (an address, a user id); throws a 429 RateLimited when the window is used up. */
 export async function limitByKey(req: PayloadRequest, action: RateLimitedAction, key: string, what?: string): Promise<void> {
   const { payload } = req
-  if (!limiters.has(payload)) limiters.set(payload, buildLimiters(payload, getEnv()))
+  if (!limiters.has(payload)) limiters.set(payload, buildLimiters(payload, settingsOf(payload)))
   const limiter = (await limiters.get(payload)!)[action]
   try {
     await limiter.consume(key)

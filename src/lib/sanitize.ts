@@ -20,7 +20,16 @@
 import { parseFragment, serialize, type DefaultTreeAdapterMap } from 'parse5'
 import sanitizeHtml from 'sanitize-html'
 
-import { getEnv } from './env'
+
+/**
+ * How links leaving the site are marked: the `rel` they get (EXTERNAL_LINK_REL)
+ * and the site's origin (from BASE_URL), whose absolute links are not external.
+ * The content plugin is given it by the composition (linkPolicyOf).
+ */
+export type LinkPolicy = { externalLinkRel: string; siteOrigin?: string }
+
+/** Without a policy (tools, tests): every absolute link is external, with the default rel. */
+export const DEFAULT_LINK_POLICY: LinkPolicy = { externalLinkRel: 'noopener noreferrer nofollow' }
 
 const ALLOWED_TAGS = [
   'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'span',
@@ -134,9 +143,7 @@ function buildOptions(externalLinkRel: string, images: ImagePolicy, siteOrigin: 
 
 const optionsByKey = new Map<string, sanitizeHtml.IOptions>()
 
-function options(images: ImagePolicy): sanitizeHtml.IOptions {
-  const { externalLinkRel, baseUrl } = getEnv()
-  const siteOrigin = new URL(baseUrl).origin
+function options(images: ImagePolicy, { externalLinkRel, siteOrigin = '' }: LinkPolicy): sanitizeHtml.IOptions {
   const key = `${externalLinkRel}|${images}|${siteOrigin}`
   let built = optionsByKey.get(key)
   if (!built) optionsByKey.set(key, (built = buildOptions(externalLinkRel, images, siteOrigin)))
@@ -150,7 +157,10 @@ function asBrowserParsesIt(html: string): string {
   return serialize(parseFragment(bodyContext, html, {}))
 }
 
-export function sanitize(html: string | null | undefined, { images = 'any' }: { images?: ImagePolicy } = {}): string {
+export function sanitize(
+  html: string | null | undefined,
+  { images = 'any', links = DEFAULT_LINK_POLICY }: { images?: ImagePolicy; links?: LinkPolicy } = {},
+): string {
   if (!html) return ''
-  return asBrowserParsesIt(sanitizeHtml(asBrowserParsesIt(html), options(images)))
+  return asBrowserParsesIt(sanitizeHtml(asBrowserParsesIt(html), options(images, links)))
 }

@@ -7,6 +7,7 @@ import path from 'node:path'
 import type { Plugin } from 'payload'
 
 import type { Env } from '../lib/env'
+import { RATE_LIMITS_KEY, type RateLimitSettings } from '../lib/rateLimit'
 import { accessTokensPlugin } from './accessTokens'
 import { accountsPlugin } from './accounts'
 import { activityPlugin } from './activity'
@@ -15,6 +16,7 @@ import { dashboardPlugin } from './dashboard'
 import { jobsPlugin } from './jobs'
 import { notificationsPlugin } from './notifications'
 import { oauthPlugin } from './oauth'
+import { COMPOSITION_KEY, withPluginOptions } from './pluginOptions'
 import { listLimitsPlugin } from './listLimits'
 import { renderCachePlugin } from './renderCache'
 import { searchPlugin } from './search'
@@ -54,7 +56,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
       baseUrl: env.baseUrl,
       avatarMaxBytes: env.uploadMaxBytes,
     }),
-    content: contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
+    content: contentPlugin({ mediaDir: path.join(env.dataDir, 'media'), links: { externalLinkRel: env.externalLinkRel, siteOrigin: new URL(env.baseUrl).origin } }),
     site: sitePlugin(),
     slugs: slugsPlugin({
       collections: { articles: { from: 'title', trackOrigin: true }, categories: { from: 'name' }, tags: { from: 'name' } },
@@ -83,5 +85,9 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
   }
   const kept = Object.entries(plugins).filter(([name]) => !(without as readonly string[]).includes(name))
   const rules = kept.findIndex(([name]) => name === 'renderCache')
-  return [...kept.slice(0, rules).map(([, p]) => p), ...extra, ...kept.slice(rules).map(([, p]) => p)]
+  // Recorded so code outside a plugin (the reader site) can leave out what belongs to a plugin left out.
+  // And the rate limits, which several plugins (accounts, content) apply and none owns.
+  const rateLimits: RateLimitSettings = { replyPerMinute: env.replyRateLimit, uploadsPerHour: env.uploadRateLimit, redisUrl: env.redisUrl, redisTimeoutMs: env.redisTimeoutMs }
+  const record: Plugin = (config) => withPluginOptions(withPluginOptions(config, COMPOSITION_KEY, kept.map(([name]) => name)), RATE_LIMITS_KEY, rateLimits)
+  return [...kept.slice(0, rules).map(([, p]) => p), ...extra, ...kept.slice(rules).map(([, p]) => p), record]
 }

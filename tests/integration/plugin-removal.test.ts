@@ -2,10 +2,16 @@
  * Removing an optional plugin removes its feature and breaks nothing else:
  * for each one, Payload is composed without it, boots on a fresh database,
  * serves the core of the blog (an author publishes an article, a reader
- * replies, the public reads both, with access enforced) and shuts down.
+ * replies, the public reads both, with access enforced) and shuts down;
+ * the reader site's data modules (frontend/src/lib/api) answer every read a
+ * page makes, and report the plugin's parts as absent so pages leave them out.
  */
-import type { Payload } from 'payload'
+import { handleEndpoints, type Payload } from 'payload'
 import { describe, expect, it } from 'vitest'
+
+import * as site from '../../frontend/src/lib/api'
+import { installSitePayload } from '../../src/lib/sitePayload'
+import type { User } from '../../src/payload-types'
 
 import { registeredCommands } from '../../jobs/commands'
 import { syncJobsIdle } from '../../jobs/queue'
@@ -37,6 +43,34 @@ const TRACES: Record<OptionalPlugin, (parts: ReturnType<typeof partsOf>) => bool
   accessTokens: (p) => p.collection('access-tokens'),
 }
 
+/** Every read the site's pages make for a signed-in reader, on this composition: none throws, and the plugin's parts are gone. */
+async function readsOfTheReaderSite(payload: Payload, without: OptionalPlugin, me: User, article: { id: number; viewCount?: number | null }) {
+  installSitePayload({ payload, rest: (request) => handleEndpoints({ config: payload.config, request }) })
+  for (const plugin of OPTIONAL_PLUGINS) expect(site.composed(plugin), plugin).toBe(plugin !== without)
+  const features = site.siteFeatures()
+  for (const [feature, shown] of Object.entries(features)) expect(shown, feature).toBe(feature !== without)
+
+  await site.getLayoutData()
+  expect((await site.listArticles({ page: 1 })).docs.length).toBeGreaterThan(0)
+  expect(await site.getArticle(article.id)).toBeTruthy()
+  expect((await site.viewCounts([article])).get(article.id)).toBe(0)
+  const follow = await site.followOf(me, article.id)
+  const notifications = await site.listMyNotifications(me)
+  await site.markNotificationsRead(me, notifications.docs.map((n) => n.id))
+  const tokens = await site.listMyAccessTokens(me)
+  const linked = await site.mySignInMethods(me)
+  const switcher = await site.getUserSwitcher(new Request('http://blog.test/'), me)
+  const active = await site.getActiveUsers()
+  const lookup = await site.unsubscribeLookup('not-a-token')
+  expect(lookup.status).toBe('invalid')
+  if (without === 'notifications') expect([follow, notifications.totalDocs]).toEqual([null, 0])
+  if (without === 'accessTokens') expect(tokens).toEqual([])
+  if (without === 'oauth') expect([linked.linked, site.signInProviders()]).toEqual([[], []])
+  if (without === 'userSwitch') expect(switcher).toBeNull()
+  if (without === 'activity') expect(active).toBeNull()
+  if (without !== 'search') expect('result' in (await site.search({ q: 'text' }))).toBe(true)
+}
+
 describe.each(OPTIONAL_PLUGINS.map((name) => [name]))('without the %s plugin', (name) => {
   it('boots, publishes an article with a reply, and shuts down', { timeout: 180_000 }, async () => {
     const t = await createTestPayload({ QUEUE_CONNECTION: 'sync' }, { plugins: (compose, env) => compose(env, { without: [name] }) })
@@ -62,6 +96,8 @@ describe.each(OPTIONAL_PLUGINS.map((name) => [name]))('without the %s plugin', (
       await expect(
         payload.update({ collection: 'articles', id: article.id, data: { title: 'Taken over' }, overrideAccess: false, user: cast.reader }),
       ).rejects.toThrow()
+
+      await readsOfTheReaderSite(payload, name, cast.reader as User, read)
     } finally {
       await t.destroy()
     }

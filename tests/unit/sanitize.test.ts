@@ -103,18 +103,21 @@ describe('renderMarkdown', () => {
   })
 })
 
+/** The policy the composition gives the content plugin for BASE_URL http://localhost:3000. */
+const links = { externalLinkRel: 'noopener noreferrer nofollow', siteOrigin: 'http://localhost:3000' }
+
 describe('images in replies (issue 9, item 16)', () => {
   it('keeps images served by the site itself', async () => {
     for (const src of ['/api/media/file/cat.png', 'http://localhost:3000/api/media/file/cat.png']) {
-      expect(await renderMarkdown(`![cat](${src})`, { images: 'site' })).toContain(`<img src="${src}" alt="cat">`)
+      expect(await renderMarkdown(`![cat](${src})`, { images: 'site', links })).toContain(`<img src="${src}" alt="cat">`)
     }
   })
 
   it('turns an image from any other host into a plain link that loads nothing', async () => {
     for (const src of ['https://tracker.example/pixel.gif', '//tracker.example/p.gif', 'http://localhost:3001/x.png', 'https://localhost:3000.evil.test/x.png']) {
-      const html = await renderMarkdown(`![who reads this?](${src})`, { images: 'site' })
+      const html = await renderMarkdown(`![who reads this?](${src})`, { images: 'site', links })
       expect(html, src).not.toContain('<img')
-      expect(sanitize(html, { images: 'site' })).toBe(html)
+      expect(sanitize(html, { images: 'site', links })).toBe(html)
     }
     const html = await renderMarkdown('![who reads this?](https://tracker.example/pixel.gif)', { images: 'site' })
     expect(html).toContain('<a href="https://tracker.example/pixel.gif" rel="noopener noreferrer nofollow" target="_blank">who reads this?</a>')

@@ -2,6 +2,7 @@ import type { Endpoint } from 'payload'
 
 import { hasPermission } from '../../../src/access'
 import { renderMarkdown } from '../../../src/lib/markdown'
+import { linkPolicyOf } from '../../../src/plugins/content/options'
 import { errorResponse } from '../../../src/lib/errorResponse'
 
 const MAX_PREVIEW_LENGTH = 500_000
@@ -26,7 +27,7 @@ export const previewEndpoint: Endpoint = {
     if (markdown.length > MAX_PREVIEW_LENGTH) {
       return errorResponse(400, { fields: { markdown: `markdown: must be at most ${MAX_PREVIEW_LENGTH} characters.` } })
     }
-    return Response.json({ html: await renderMarkdown(markdown) }, { headers: { 'Cache-Control': 'no-store' } })
+    return Response.json({ html: await renderMarkdown(markdown, { links: linkPolicyOf(req.payload) }) }, { headers: { 'Cache-Control': 'no-store' } })
   },
 }
 

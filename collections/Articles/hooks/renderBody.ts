@@ -2,6 +2,7 @@ import type { CollectionBeforeChangeHook } from 'payload'
 
 import { renderMarkdown, storableMarkdown } from '../../../src/lib/markdown'
 import { excerptOf } from '../../../src/lib/excerpt'
+import { linkPolicyOf } from '../../../src/plugins/content/options'
 import { convertBody } from './convertBody'
 import { mediaFinder, renderLexical } from './renderLexical'
 
@@ -27,7 +28,8 @@ export const renderBody: CollectionBeforeChangeHook = async ({ data, originalDoc
   const body = switched ? await convertBody({ data, originalDoc, to: format, req }) : {}
   const markdown = storableMarkdown(body.markdown ?? data.markdown ?? originalDoc?.markdown)
   const content = storableJson(body.content ?? data.content ?? originalDoc?.content)
-  const html = format === 'html' ? await renderLexical(content, mediaFinder(req)) : await renderMarkdown(markdown)
+  const links = linkPolicyOf(req.payload)
+  const html = format === 'html' ? await renderLexical(content, mediaFinder(req), links) : await renderMarkdown(markdown, { links })
   const excerpt = typeof data.excerpt === 'string' && data.excerpt.trim() ? data.excerpt.trim() : excerptOf(html)
   const stored = {
     ...(typeof data.markdown === 'string' || body.markdown !== undefined ? { markdown } : {}),

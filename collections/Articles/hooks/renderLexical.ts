@@ -10,7 +10,7 @@ import type { Highlighter } from 'shiki'
 
 import { escapeHtml } from '../../../src/lib/escapeHtml'
 import { highlightSync, prepareHighlighter } from '../../../src/lib/highlight'
-import { sanitize } from '../../../src/lib/sanitize'
+import { sanitize, type LinkPolicy } from '../../../src/lib/sanitize'
 
 export type MediaLike = { id: number | string; url?: string | null; alt?: string | null; width?: number | null; height?: number | null }
 export type FindMedia = (ids: (number | string)[]) => Promise<MediaLike[]>
@@ -98,7 +98,7 @@ function converters(highlighter: Highlighter, media: Map<string, MediaLike>): HT
 }
 
 /** The rich-text body as the public page shows it. */
-export async function renderLexical(content: unknown, findMedia: FindMedia): Promise<string> {
+export async function renderLexical(content: unknown, findMedia: FindMedia, links?: LinkPolicy): Promise<string> {
   const state = content as SerializedEditorState | null | undefined
   if (!state?.root) return ''
   const nodes = [...walk(state.root.children as AnyNode[])]
@@ -112,5 +112,5 @@ export async function renderLexical(content: unknown, findMedia: FindMedia): Pro
     disableIndent: true,
     disableTextAlign: true,
   })
-  return sanitize(html)
+  return sanitize(html, { links })
 }

@@ -6,11 +6,13 @@
 import type { User } from '../../../../src/payload-types'
 import { fieldErrorsOf } from './errors'
 import { accountDelete, accountPost } from './forms'
-import { asVisitor, payload } from './payload'
+import { asVisitor, composed, payload } from './payload'
 
 export type TokenRow = { id: number; name: string; scope: 'read' | 'write'; publicId?: string | null; expiresAt?: string | null; lastUsedAt?: string | null; createdAt: string }
 
+/** The visitor's tokens; none without the accessTokens plugin. */
 export async function listMyAccessTokens(me: User): Promise<TokenRow[]> {
+  if (!composed('accessTokens')) return []
   const { docs } = await payload().find({
     collection: 'access-tokens',
     where: { user: { equals: me.id } },

@@ -12,7 +12,8 @@
  */
 export type { ActiveUsers } from '../../../../src/plugins/activity/activeUsers'
 export type { Article, Category, Link, Media, Reply, SiteSetting, Tag, User } from '../../../../src/payload-types'
-export type { Page } from './payload'
+export type { Page, SiteFeatures } from './payload'
+export { composed, siteFeatures } from './payload'
 
 export { articlePath, avatarUrl, counted, idOf, nameOf, pageParam } from './refs'
 export { getArticle, latestArticlesWithBody, listArticles, type ArticleFilter, type ArticleSort } from './articles'

@@ -1,10 +1,11 @@
 /** Notifications, as the signed-in visitor, and the e-mails' unsubscribe links. */
 import type { User } from '../../../../src/payload-types'
-import { lookUpUnsubscribe as lookUpUnsubscribeOn, unsubscribeByToken as unsubscribeOn } from '../../../../src/plugins/notifications/unsubscribe'
-import { asVisitor, payload, type Page } from './payload'
+import { lookUpUnsubscribe as lookUpUnsubscribeOn, unsubscribeByToken as unsubscribeOn, type UnsubscribeLookup } from '../../../../src/plugins/notifications/unsubscribe'
+import { asVisitor, composed, payload, type Page } from './payload'
 
-export const unsubscribeLookup = (token: unknown) => lookUpUnsubscribeOn(payload(), token)
-export const unsubscribe = (token: unknown) => unsubscribeOn(payload(), token)
+// Without the notifications plugin no mail carries a link: every token is unknown.
+export const unsubscribeLookup = async (token: unknown): Promise<UnsubscribeLookup> => (composed('notifications') ? lookUpUnsubscribeOn(payload(), token) : { status: 'invalid' })
+export const unsubscribe = async (token: unknown): Promise<'invalid' | 'done'> => (composed('notifications') ? unsubscribeOn(payload(), token) : 'invalid')
 
 export type NotificationItem = {
   id: number
@@ -16,7 +17,11 @@ export type NotificationItem = {
   actor?: { id: number; name: string } | number | null
 }
 
+const NONE: Page<NotificationItem> = { docs: [], totalDocs: 0, totalPages: 0, page: 1, limit: 20, hasNextPage: false, hasPrevPage: false }
+
+/** The visitor's notifications, newest first; none without the notifications plugin. */
 export async function listMyNotifications(me: User, page = 1): Promise<Page<NotificationItem>> {
+  if (!composed('notifications')) return NONE
   return (await payload().find({
     collection: 'notifications',
     where: { recipient: { equals: me.id } },
@@ -31,6 +36,6 @@ export async function listMyNotifications(me: User, page = 1): Promise<Page<Noti
 
 /** Marks the given notifications read (one bulk update, limited by access to the visitor's own). */
 export async function markNotificationsRead(me: User, ids: number[]): Promise<void> {
-  if (ids.length === 0) return
+  if (ids.length === 0 || !composed('notifications')) return
   await payload().update({ collection: 'notifications', where: { id: { in: ids } }, data: { readAt: new Date().toISOString() }, ...asVisitor(me) })
 }

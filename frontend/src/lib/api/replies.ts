@@ -2,7 +2,7 @@
 import type { Where } from 'payload'
 
 import type { Reply, User } from '../../../../src/payload-types'
-import { asPublic, asVisitor, payload, PERSON, type Page } from './payload'
+import { asPublic, asVisitor, composed, payload, PERSON, type Page } from './payload'
 import { idOf } from './refs'
 
 export async function listReplies(
@@ -87,8 +87,9 @@ export async function threadPageOf(reply: { id: number; parent?: unknown; create
   return Math.max(1, Math.ceil(totalDocs / perPage))
 }
 
-/** The visitor's follow of an article's replies, if any. */
+/** The visitor's follow of an article's replies, if any (follows come with the notifications plugin). */
 export async function followOf(me: User, article: number): Promise<number | null> {
+  if (!composed('notifications')) return null
   const { docs } = await payload().find({
     collection: 'follows',
     where: { and: [{ article: { equals: article } }, { follower: { equals: me.id } }] },

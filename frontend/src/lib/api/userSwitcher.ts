@@ -3,10 +3,10 @@
  * the visitor, through the same REST route the admin uses. Null wherever the
  * switcher is not active or the visitor may not use it: nothing is rendered.
  */
-import { getEnv } from '../../../../src/lib/env'
 import type { User } from '../../../../src/payload-types'
-import { switcherActive } from '../../../../src/plugins/userSwitch/switchCookie'
+import { switcherActive, switcherSettingsOf } from '../../../../src/plugins/userSwitch/switchCookie'
 import { restAsVisitor } from './forms'
+import { payload } from './payload'
 
 export type UserSwitcherState = {
   current: { id: number; name: string }
@@ -15,8 +15,9 @@ export type UserSwitcherState = {
 }
 
 export async function getUserSwitcher(request: Request, me: User | null): Promise<UserSwitcherState | null> {
-  const env = getEnv()
-  if (!me || !switcherActive({ debug: env.debug, production: env.production }, request.headers.get('host') ?? new URL(request.url).host)) return null
+  // The settings the composition gave the plugin; none when the userSwitch plugin is left out.
+  const settings = switcherSettingsOf(payload())
+  if (!me || !settings || !switcherActive(settings, request.headers.get('host') ?? new URL(request.url).host)) return null
   const reply = await restAsVisitor('GET', '/user-switch', request)
   return reply.ok ? (reply.data as unknown as UserSwitcherState) : null
 }

@@ -1,7 +1,7 @@
 /** Users as the public sees them: a profile, who is active, and id/slug lists. */
 import { readActiveUsers, type ActiveUsers } from '../../../../src/plugins/activity/activeUsers'
 import type { User } from '../../../../src/payload-types'
-import { asPublic, payload } from './payload'
+import { asPublic, composed, payload } from './payload'
 
 export async function getUser(id: number): Promise<User | null> {
   return (await payload().findByID({
@@ -15,8 +15,9 @@ export async function getUser(id: number): Promise<User | null> {
   })) as User | null
 }
 
-export async function getActiveUsers(): Promise<ActiveUsers> {
-  return readActiveUsers(payload())
+/** Who was active lately (the activity plugin's hourly list); null without that plugin. */
+export async function getActiveUsers(): Promise<ActiveUsers | null> {
+  return composed('activity') ? readActiveUsers(payload()) : null
 }
 
 export async function listAll<T>(collection: 'categories' | 'tags' | 'users', fields: string[]): Promise<T[]> {
