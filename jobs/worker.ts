@@ -5,6 +5,10 @@
  * processes run), and, when `work` is set, the workers. Several processes may
  * work one database; pg-boss hands each job to exactly one of them.
  *
+ * In sync mode there is no pg-boss: jobs run in-process after their write
+ * commits (jobs/queue.ts), and a working process runs the schedules each
+ * minute itself (jobs/minuteScheduler.ts).
+ *
  * The jobs plugin calls this from `onInit`; scripts never do.
  */
 import type { Payload } from 'payload'
@@ -12,6 +16,7 @@ import { PgBoss, type WorkOptions } from 'pg-boss'
 
 import { registeredCommands, type BlogSchedule } from './commands'
 import { workerIO } from './io'
+import { startMinuteScheduler } from './minuteScheduler'
 import { syncJobsIdle } from './queue'
 
 export type RunningQueue = { boss?: PgBoss; stop: () => Promise<void> }
@@ -19,7 +24,7 @@ export type RunningQueue = { boss?: PgBoss; stop: () => Promise<void> }
 export type QueueOptions = {
   connection: 'sync' | 'pgboss'
   databaseUrl: string
-  /** Run workers (and scheduled jobs) in this process. */
+  /** Run workers and the schedules in this process (in sync mode, the minute scheduler: jobs/minuteScheduler.ts). */
   work: boolean
   /** Time zone of every cron expression (APP_TIMEZONE). */
   timeZone: string
@@ -39,7 +44,9 @@ const SYNC_DRAIN_MS = 20_000
 
 export async function startQueue(payload: Payload, options: QueueOptions): Promise<RunningQueue> {
   if (options.connection === 'sync') {
-    return { stop: () => Promise.race([syncJobsIdle(), new Promise<void>((r) => setTimeout(r, SYNC_DRAIN_MS).unref())]) }
+    const schedules = options.work ? startMinuteScheduler(payload, { timeZone: options.timeZone }) : undefined
+    const idle = async () => void (await Promise.all([schedules?.stop(), syncJobsIdle()]))
+    return { stop: () => Promise.race([idle(), new Promise<void>((r) => setTimeout(r, SYNC_DRAIN_MS).unref())]) }
   }
   // LISTEN/NOTIFY wakes a worker as soon as a job commits; polling stays as the fallback.
   // Supervision every 10 s: together with 10 s heartbeats, a dead worker's job is retried within ~20 s.
