@@ -13,7 +13,6 @@
 import type { Payload, SanitizedConfig } from 'payload'
 
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
-import { getEnv } from '../src/lib/env'
 import { registeredCommands, type BlogCommand } from './commands'
 import { terminalIO } from './io'
 import { jobDefinition } from './queue'
@@ -22,7 +21,7 @@ import { runDueSchedules } from './scheduleRun'
 // A one-shot process sends and runs; it never takes jobs from the queue's workers.
 // Passed on the first read, before payload.config.ts builds the configuration.
 const overrides = { worker: false }
-getEnv(overrides)
+loadEnvOrExit(overrides)
 
 type Builtin = {
   name: string

@@ -32,12 +32,29 @@ async function compiledIsCurrent() {
   return buildIsCurrent()
 }
 
-if (await compiledIsCurrent()) {
-  await import(pathToFileURL(compiled).href)
-} else {
-  // The same two loaders the tsx command installs (ES modules and require), in this process.
-  const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')])
-  esm.register()
-  cjs.register()
-  await import(pathToFileURL(path.join(root, SOURCES[name])).href)
+/** What went wrong, readable even when a library threw something that is not an Error (or nothing at all). */
+function describe(thrown) {
+  if (thrown instanceof Error) return thrown.stack ?? thrown.message
+  return `a ${thrown === null ? 'null' : typeof thrown} value was thrown instead of an error: ${thrown === undefined ? 'no reason given' : String(thrown)}`
+}
+// Anything a command did not handle ends the process with one readable line and exit 1, never "undefined".
+const fail = (thrown) => {
+  console.error(`\n✖ ${name} failed: ${describe(thrown)}\n`)
+  process.exit(1)
+}
+process.on('unhandledRejection', fail)
+process.on('uncaughtException', fail)
+
+try {
+  if (await compiledIsCurrent()) {
+    await import(pathToFileURL(compiled).href)
+  } else {
+    // The same two loaders the tsx command installs (ES modules and require), in this process.
+    const [esm, cjs] = await Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')])
+    esm.register()
+    cjs.register()
+    await import(pathToFileURL(path.join(root, SOURCES[name])).href)
+  }
+} catch (thrown) {
+  fail(thrown)
 }

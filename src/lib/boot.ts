@@ -5,7 +5,7 @@
 import { getPayload, type Payload } from 'payload'
 
 import { ConfigError, getEnv, type Env, type ProcessOverrides } from './env'
-import { startEmbeddedDatabase, type RunningDatabase } from './database'
+import { EmbeddedDatabaseError, startEmbeddedDatabase, type RunningDatabase } from './database'
 import { poolIfConnected, poolOf } from './pool'
 
 export type Log = (message: string) => void
@@ -27,9 +27,22 @@ export function loadEnvOrExit(overrides: ProcessOverrides = {}): Env {
 
 export type BootOptions = { log?: Log; migrate?: boolean; overrides?: ProcessOverrides }
 
+/** Starts (or joins) the embedded database; when it cannot, says why in one line and exits 1. */
+async function databaseOrExit(env: Env, log: Log): Promise<RunningDatabase> {
+  try {
+    return await startEmbeddedDatabase(env, log)
+  } catch (error) {
+    if (error instanceof EmbeddedDatabaseError) {
+      console.error(`\n✖ ${error.message}\n`)
+      process.exit(1)
+    }
+    throw error
+  }
+}
+
 export async function bootPayload({ log = console.log, migrate = true, overrides }: BootOptions = {}): Promise<Booted> {
   const env = loadEnvOrExit(overrides)
-  const database = await startEmbeddedDatabase(env, log)
+  const database = await databaseOrExit(env, log)
   const { default: config } = await import('../../payload.config')
   const payload = await getPayload({ config })
   if (migrate) await migrateLocked(payload, log)

