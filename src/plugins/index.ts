@@ -53,6 +53,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
       verifyEmail: env.verifyEmail,
       baseUrl: env.baseUrl,
       avatarMaxBytes: env.uploadMaxBytes,
+      outbound: env.outbound,
     }),
     content: contentPlugin({ mediaDir: path.join(env.dataDir, 'media') }),
     site: sitePlugin(),
