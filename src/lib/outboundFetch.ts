@@ -80,7 +80,7 @@ function checkingLookup(rule: AddressRule) {
       const refused = addresses.find((a) => !rule(a.address))
       if (refused || addresses.length === 0) {
         const what = refused ? `${refused.address}, which is not a public address` : 'no address'
-        return callback(Object.assign(new OutboundError(`${hostname} resolves to ${what}`, 'OUTBOUND_REFUSED'), { errno: undefined }) as never)
+        return callback(new OutboundError(`${hostname} resolves to ${what}`, 'OUTBOUND_REFUSED') as NodeJS.ErrnoException)
       }
       if (options.all) callback(null, addresses)
       else callback(null, addresses[0]!.address, addresses[0]!.family)
