@@ -107,6 +107,8 @@ const schema = z.object({
   OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
   // How long a provider may take to answer one request (token, profile, discovery, keys) before the sign-in fails.
   OAUTH_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(500).max(120_000).default(10_000)),
+  // Outbound requests to addresses from outside (src/lib/outboundFetch.ts): private and loopback targets, development and tests only.
+  OUTBOUND_ALLOW_PRIVATE: bool(false),
   TRUST_PROXY: bool(false),
   REPLY_RATE_LIMIT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(100_000).default(10)),
   SITEMAP_MAX_URLS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50_000).default(50_000)),
@@ -185,6 +187,9 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
   if (e.PAYLOAD_SECRET && e.PAYLOAD_SECRET.length < 16) {
     throw new ConfigError('PAYLOAD_SECRET: must be at least 16 characters')
   }
+  if (production && e.OUTBOUND_ALLOW_PRIVATE) {
+    throw new ConfigError('OUTBOUND_ALLOW_PRIVATE: must not be true when NODE_ENV=production (it lets addresses from outside reach private and loopback hosts)')
+  }
   if (e.MAIL_USERNAME && e.MAIL_FROM_ADDRESS.toLowerCase() !== e.MAIL_USERNAME.toLowerCase()) {
     throw new ConfigError(
       `MAIL_FROM_ADDRESS (${e.MAIL_FROM_ADDRESS}) must equal MAIL_USERNAME (${e.MAIL_USERNAME}): most SMTP servers refuse to send for another address`,
@@ -246,6 +251,8 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE,
     externalLinkRel: e.EXTERNAL_LINK_REL,
     oauth,
+    /** The policy of every request to an address that came from outside (avatars, later webhooks and imports). */
+    outbound: { allowPrivate: e.OUTBOUND_ALLOW_PRIVATE },
     sitemapMaxUrls: e.SITEMAP_MAX_URLS,
     renderCache: { enabled: e.RENDER_CACHE === 'on', maxEntries: e.RENDER_CACHE_MAX_ENTRIES, maxBytes: e.RENDER_CACHE_MAX_MB * 1024 * 1024 },
     trustProxy: e.TRUST_PROXY,

@@ -55,6 +55,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
       verifyEmail: env.verifyEmail,
       baseUrl: env.baseUrl,
       avatarMaxBytes: env.uploadMaxBytes,
+      outbound: env.outbound,
     }),
     content: contentPlugin({ mediaDir: path.join(env.dataDir, 'media'), links: { externalLinkRel: env.externalLinkRel, siteOrigin: new URL(env.baseUrl).origin } }),
     site: sitePlugin(),

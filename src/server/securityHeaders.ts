@@ -14,6 +14,11 @@
  * Both: no framing (`frame-ancestors 'none'` and `X-Frame-Options: DENY`),
  * `nosniff`, `Referrer-Policy: strict-origin-when-cross-origin`, no plugins,
  * `base-uri` and `form-action` 'self', and HSTS when BASE_URL is https.
+ *
+ * The sign-in routes (`/login/<provider>`, its callback and unlink) send
+ * `Referrer-Policy: no-referrer` instead: their URLs carry a one-time code and
+ * state, which no next page may see. It is set here because Next.js keeps a
+ * header already on the response over the route's own (issue 27, item 13).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
@@ -46,14 +51,16 @@ export const ADMIN_DIRECTIVES: Directives = {
   'worker-src': ["'self'", 'blob:'],
 }
 
-function options(directives: Directives, https: boolean): HelmetOptions {
+type ReferrerPolicy = 'strict-origin-when-cross-origin' | 'no-referrer'
+
+function options(directives: Directives, https: boolean, referrer: ReferrerPolicy = 'strict-origin-when-cross-origin'): HelmetOptions {
   return {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: https ? { ...directives, 'upgrade-insecure-requests': [] } : directives,
     },
     xFrameOptions: { action: 'deny' },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    referrerPolicy: { policy: referrer },
     strictTransportSecurity: https ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
     // Images and feeds are embedded by other sites and feed readers on purpose.
     crossOriginResourcePolicy: false,
@@ -83,7 +90,9 @@ export function securityHeaders({ baseUrl }: { baseUrl: string }): SecurityHeade
   const https = baseUrl.startsWith('https://')
   const site = headersOf(helmet(options(SITE_DIRECTIVES, https)))
   const admin = headersOf(helmet(options(ADMIN_DIRECTIVES, https)))
-  return (_req, res, owner) => {
-    for (const [name, value] of owner === 'next' ? admin : site) res.setHeader(name, value)
+  const signIn = headersOf(helmet(options(ADMIN_DIRECTIVES, https, 'no-referrer')))
+  return (req, res, owner) => {
+    const list = owner !== 'next' ? site : req.url?.startsWith('/login/') ? signIn : admin
+    for (const [name, value] of list) res.setHeader(name, value)
   }
 }

@@ -100,4 +100,38 @@ describe('sign-in through providers in the browser', () => {
     await page.waitForURL((url) => url.href.startsWith(`${base}/`) && !url.pathname.startsWith('/login'))
     await expect(new AccountMenu(page).userName().textContent()).resolves.toContain('Grace Hub')
   })
+
+  it('answers the callback with no referrer (issue 27, item 13)', async () => {
+    const response = await fetch(`${base}/login/github/callback?code=some-code&state=some-state`, { redirect: 'manual' })
+    expect(response.status).toBe(303)
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer')
+  })
+
+  it('in the production build, explains a code the provider refuses as such, not as "not available" (issue 27, item 14)', async () => {
+    // A first sign-in, whose code the provider then considers used.
+    const first = await freshPage()
+    let usedCode = ''
+    first.on('request', (request) => {
+      const url = new URL(request.url())
+      if (url.pathname === '/login/github/callback') usedCode = url.searchParams.get('code') ?? ''
+    })
+    await first.goto(`${base}/login`)
+    await new ProviderButtons(first).button('GitHub').click()
+    await first.waitForURL((url) => url.href.startsWith(github.url))
+    await new PlainProviderPage(first).authorize(grace.sub, grace.password)
+    await first.waitForURL((url) => url.href.startsWith(`${base}/`) && !url.pathname.startsWith('/login'))
+    expect(usedCode).not.toBe('')
+
+    // A second sign-in, answered (with this attempt's state) by the used code: the provider refuses it
+    // (a TokenError inside the exchange). The browser is sent back by hand, since a redirect hop cannot be rewritten.
+    const second = await freshPage()
+    await second.goto(`${base}/login`)
+    await new ProviderButtons(second).button('GitHub').click()
+    await second.waitForURL((url) => url.href.startsWith(github.url))
+    const state = new URL(second.url()).searchParams.get('state')!
+    await second.goto(`${base}/login/github/callback?code=${encodeURIComponent(usedCode)}&state=${encodeURIComponent(state)}`)
+    await second.waitForURL((url) => url.pathname === '/login' && url.searchParams.has('oauth_error'))
+    expect(new URL(second.url()).searchParams.get('oauth_error')).toBe('rejected')
+    await expect(new ProviderButtons(second).oauthError().textContent()).resolves.toMatch(/did not accept this sign-in/)
+  })
 })

@@ -36,13 +36,55 @@ async function readBody(req: http.IncomingMessage): Promise<Buffer> {
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** What a test can make a provider do wrong. */
-export type Misbehaviour = 'none' | 'hang' | 'garbage' | 'wrong-iss' | 'wrong-aud' | 'bad-signature' | 'server-error'
+export type Misbehaviour =
+  | 'none'
+  | 'hang'
+  | 'garbage'
+  | 'wrong-iss'
+  | 'wrong-aud'
+  | 'bad-signature'
+  | 'server-error'
+  // ID tokens issued an hour ahead, or two minutes ahead (within the allowed clock skew); one also meant for another audience.
+  | 'iat-future'
+  | 'iat-skew'
+  | 'extra-aud'
+  // Token responses of another type than Bearer.
+  | 'token-type-mac'
+  | 'token-type-html'
+  // Answers that go on and on (up to ENDLESS_BYTES): the token response, the user API or UserInfo.
+  | 'endless-token'
+  | 'endless-userinfo'
+
+/** How much an "endless" answer sends at most if its reader never stops (the 50 MB answer of issue 27). */
+export const ENDLESS_BYTES = 50 * 1024 * 1024
+
+/** Streams JSON-looking bytes while the reader keeps reading, counting what was handed to the socket. */
+function endless(res: http.ServerResponse, count: (bytes: number) => void): void {
+  res.writeHead(200, { 'content-type': 'application/json' })
+  res.write('{"access_token":"')
+  const chunk = Buffer.alloc(64 * 1024, 97)
+  let sent = 0
+  const pump = () => {
+    while (!res.destroyed && sent < ENDLESS_BYTES) {
+      sent += chunk.length
+      count(chunk.length)
+      if (!res.write(chunk)) return
+    }
+    if (!res.destroyed) res.end('"}')
+  }
+  res.on('drain', pump)
+  pump()
+}
+
+const TOKEN_TYPES: Partial<Record<Misbehaviour, string>> = { 'token-type-mac': 'mac', 'token-type-html': '<b>weird</b>' }
 
 export type OidcServer = {
   issuer: string
   client: { id: string; secret: string }
   people: Map<string, TestPerson>
   misbehave: Misbehaviour
+  /** Bytes an endless answer handed to its socket. */
+  sent: number
   close: () => Promise<void>
 }
 
@@ -97,7 +139,7 @@ export async function startOidcServer({
   const inner = http.createServer(provider.callback())
   const innerPort = await listen(inner)
 
-  const server: OidcServer = { issuer, client: { id: clientId, secret }, people: directory, misbehave: 'none', close: async () => {
+  const server: OidcServer = { issuer, client: { id: clientId, secret }, people: directory, misbehave: 'none', sent: 0, close: async () => {
     await close(front)
     await close(inner)
   } }
@@ -105,6 +147,8 @@ export async function startOidcServer({
   // The published address: forwards everything to oidc-provider, and plays the faulty provider when told to.
   front.on('request', async (req, res) => {
     if (server.misbehave === 'hang' && req.url?.startsWith('/token')) return
+    if (server.misbehave === 'endless-token' && req.url?.startsWith('/token')) return endless(res, (n) => (server.sent += n))
+    if (server.misbehave === 'endless-userinfo' && req.url?.startsWith('/me')) return endless(res, (n) => (server.sent += n))
     const body = await readBody(req)
     // The Host header is kept, so the addresses oidc-provider publishes are this server's.
     const upstream = await new Promise<http.IncomingMessage>((resolve, reject) => {
@@ -126,9 +170,13 @@ export async function startOidcServer({
   return server
 }
 
-/** Re-signs the ID token with one defect: another issuer, another audience, or a key the issuer never published. */
+/**
+ * Re-signs the ID token with one defect: another issuer, another audience, a key the issuer never published,
+ * an issue time ahead, a second audience; or changes the token type.
+ */
 async function tamper(answer: Buffer, how: Misbehaviour, jwk: JWK, key: KeyLike): Promise<Buffer> {
-  if (!['wrong-iss', 'wrong-aud', 'bad-signature'].includes(how)) return answer
+  if (TOKEN_TYPES[how]) return Buffer.from(JSON.stringify({ ...JSON.parse(answer.toString()), token_type: TOKEN_TYPES[how] }))
+  if (!['wrong-iss', 'wrong-aud', 'bad-signature', 'iat-future', 'iat-skew', 'extra-aud'].includes(how)) return answer
   const body = JSON.parse(answer.toString()) as { id_token?: string }
   if (!body.id_token) return answer
   const claims = decodeJwt(body.id_token)
@@ -137,6 +185,15 @@ async function tamper(answer: Buffer, how: Misbehaviour, jwk: JWK, key: KeyLike)
   if (how === 'wrong-iss') claims.iss = 'http://127.0.0.1:1/someone-else'
   if (how === 'wrong-aud') claims.aud = 'another-client'
   if (how === 'bad-signature') signingKey = (await generateKeyPair('RS256')).privateKey
+  const now = Math.floor(Date.now() / 1000)
+  if (how === 'iat-future' || how === 'iat-skew') {
+    claims.iat = now + (how === 'iat-future' ? 3600 : 120)
+    claims.exp = claims.iat + 600
+  }
+  if (how === 'extra-aud') {
+    claims.aud = [claims.aud as string, 'untrusted-client']
+    claims.azp = (claims.aud as string[])[0]
+  }
   body.id_token = await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: header.kid ?? jwk.kid }).sign(signingKey)
   return Buffer.from(JSON.stringify(body))
 }
@@ -146,6 +203,8 @@ export type PlainOAuthServer = {
   clients: Map<string, { id: string; secret: string; redirectUri: string }>
   people: Map<string, TestPerson>
   misbehave: Misbehaviour
+  /** Bytes an endless answer handed to its socket. */
+  sent: number
   close: () => Promise<void>
 }
 
@@ -224,7 +283,7 @@ export async function startPlainOAuthServer({ clients, people = [] }: { clients:
 
   const http_ = http.createServer()
   const port = await listen(http_)
-  const server: PlainOAuthServer = { url: `http://127.0.0.1:${port}`, clients: clientMap, people: directory, misbehave: 'none', close: () => close(http_) }
+  const server: PlainOAuthServer = { url: `http://127.0.0.1:${port}`, clients: clientMap, people: directory, misbehave: 'none', sent: 0, close: () => close(http_) }
 
   http_.on('request', async (req, res) => {
     const url = new URL(req.url!, server.url)
@@ -274,15 +333,19 @@ export async function startPlainOAuthServer({ clients, people = [] }: { clients:
     if (url.pathname === '/token' && req.method === 'POST') {
       if (server.misbehave === 'hang') return
       if (server.misbehave === 'garbage') return send(200, { 'content-type': 'text/html' }, '<html><body>Service unavailable</body></html>')
+      if (server.misbehave === 'endless-token') return endless(res, (n) => (server.sent += n))
       const { response, error } = await runOAuth((r, s) => oauth.token(r, s))
       if (error) return send(error.status, { 'content-type': 'application/json' }, JSON.stringify(error.body))
-      return send(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify(response.body))
+      const tokenType = TOKEN_TYPES[server.misbehave]
+      const answer = tokenType ? { ...(response.body as object), token_type: tokenType } : response.body
+      return send(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }, JSON.stringify(answer))
     }
 
     const shape = url.pathname.split('/')[1] as Shape
     if (['github', 'bitbucket', 'facebook', 'twitter'].includes(shape)) {
       const { result, error } = await runOAuth((r, s) => oauth.authenticate(r, s))
       if (error) return send(401, { 'content-type': 'application/json' }, JSON.stringify({ message: 'Bad credentials' }))
+      if (server.misbehave === 'endless-userinfo') return endless(res, (n) => (server.sent += n))
       const person = directory.get(((result as { user: { id: string } }).user).id)
       const path = url.pathname.slice(shape.length + 1) + (url.search ? url.search : '')
       const profile = person && shapedProfile(shape, path.split('?')[0]!, person)

@@ -3,9 +3,14 @@
  * against real servers on loopback (oidc-provider, @node-oauth/oauth2-server),
  * through the same functions the /login/<provider> route handlers call.
  */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+import OAuth2Strategy from 'passport-oauth2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { finishSignIn, startSignIn, unlinkProvider } from '../../src/plugins/oauth/flow'
+import { importProviderAvatar } from '../../src/plugins/oauth/avatar'
+import { classify, finishSignIn, startSignIn, unlinkProvider } from '../../src/plugins/oauth/flow'
 import { oauthErrorMessage } from '../../src/plugins/oauth/messages'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser, validUser } from '../helpers/restClient'
@@ -136,7 +141,8 @@ beforeAll(async () => {
   oidc.gitlab = await startOidcServer({ clientId: 'gitlab-client', redirectUri: callback('gitlab') })
   oidc.linkedin = await startOidcServer({ clientId: 'linkedin-client', redirectUri: callback('linkedin') })
   oidc.oidc = await startOidcServer({ clientId: 'oidc-client', redirectUri: callback('oidc') })
-  const env: Record<string, string> = { OAUTH_ALLOWED_PROVIDERS: [...PLAIN, ...OIDC].join(','), OAUTH_TIMEOUT_MS: '4000' }
+  // The test providers (and their profile pictures) live on loopback, which outbound requests refuse unless allowed.
+  const env: Record<string, string> = { OAUTH_ALLOWED_PROVIDERS: [...PLAIN, ...OIDC].join(','), OAUTH_TIMEOUT_MS: '4000', OUTBOUND_ALLOW_PRIVATE: 'true' }
   for (const p of PLAIN) {
     const P = p.toUpperCase()
     Object.assign(env, {
@@ -485,5 +491,137 @@ describe('provider failures end on the login page with a message, no session, no
     const site = new SiteBrowser()
     await site.request('/login/github')
     expect(errorOf((await site.request('/login/github/callback?state=abc&foo=bar')).headers.get('location')!)).toBe('garbage')
+  })
+})
+
+describe('issue 27: outbound requests and sign-in hardening', () => {
+  /** Signs in with the provider told to misbehave for the token exchange (and what follows it) only. */
+  async function withMisbehaviour(provider: ProviderId, how: Parameters<typeof setMisbehaviour>[1]) {
+    const site = new SiteBrowser()
+    const path = await toCallback(site, provider, person())
+    const server = serverOf(provider)
+    server.sent = 0
+    setMisbehaviour(provider, how)
+    try {
+      const started = Date.now()
+      const response = await site.request(path)
+      return { site, response, code: errorOf(response.headers.get('location')!), ms: Date.now() - started, sent: server.sent }
+    } finally {
+      setMisbehaviour(provider, 'none')
+    }
+  }
+  const serverOf = (provider: ProviderId) => ((PLAIN as readonly string[]).includes(provider) ? plain : oidc[provider as (typeof OIDC)[number]])
+  function setMisbehaviour(provider: ProviderId, how: PlainOAuthServer['misbehave']) {
+    serverOf(provider).misbehave = how
+  }
+
+  it('item 8: never opens a connection to a private address for a provider’s avatar URL', async () => {
+    let connections = 0
+    const internal = http.createServer((_req, res) => res.end('internal'))
+    internal.on('connection', () => (connections += 1))
+    await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve))
+    const port = (internal.address() as AddressInfo).port
+    try {
+      const { site } = await signIn('github', person())
+      const user = (await site.user())!
+      for (const url of [`https://127.0.0.1:${port}/x.png`, `https://localhost:${port}/x.png`, `https://[::ffff:127.0.0.1]:${port}/x.png`, 'https://169.254.169.254/latest/meta-data/']) {
+        await importProviderAvatar(t.payload, { userId: user.id as number, name: 'x', url, providerOrigins: [], timeoutMs: 2000, maxBytes: 1024 * 1024, outbound: { allowPrivate: false } })
+      }
+      expect(connections).toBe(0)
+      const full = await t.payload.findByID({ collection: 'users', id: user.id, depth: 0, overrideAccess: true })
+      expect(full.avatar ?? null).toBeNull()
+    } finally {
+      internal.closeAllConnections()
+      await new Promise<void>((resolve) => internal.close(() => resolve()))
+    }
+  })
+
+  it('item 9: refuses an ID token issued an hour ahead, and accepts one within the clock skew', async () => {
+    const before = await userCount()
+    const ahead = await withMisbehaviour('oidc', 'iat-future')
+    expect(ahead.code).toBe('id_token')
+    expect(await ahead.site.user()).toBeNull()
+    expect(await userCount()).toBe(before)
+    const skewed = await withMisbehaviour('oidc', 'iat-skew')
+    expect(skewed.response.headers.get('location')).toBe('/profile?welcome=1')
+  })
+
+  it('item 10: refuses an ID token with an extra untrusted audience even when azp is our client', async () => {
+    const before = await userCount()
+    const { code, site } = await withMisbehaviour('google', 'extra-aud')
+    expect(code).toBe('id_token')
+    expect(await site.user()).toBeNull()
+    expect(await userCount()).toBe(before)
+  })
+
+  it.each([
+    ['token-type-mac', 'github'],
+    ['token-type-html', 'facebook'],
+    ['token-type-mac', 'gitlab'],
+    ['token-type-html', 'google'],
+  ] as const)('item 11: refuses a token response of type %s (%s)', async (how, provider) => {
+    const before = await userCount()
+    const { code, site } = await withMisbehaviour(provider, how)
+    expect(code).toBe('garbage')
+    expect(await site.user()).toBeNull()
+    expect(await userCount()).toBe(before)
+  })
+
+  it.each([
+    ['endless-token', 'github'],
+    ['endless-token', 'google'],
+    ['endless-userinfo', 'github'],
+    ['endless-userinfo', 'gitlab'],
+  ] as const)('item 12: stops reading an oversized answer (%s, %s) at its limit, while streaming', async (how, provider) => {
+    const before = await userCount()
+    const { code, site, sent } = await withMisbehaviour(provider, how)
+    expect(code).toBe('garbage')
+    // The provider was cut off after the cap (plus what socket buffers hold), not read to its 50 MB end.
+    expect(sent).toBeGreaterThan(0)
+    expect(sent).toBeLessThan(8 * 1024 * 1024)
+    expect(await site.user()).toBeNull()
+    expect(await userCount()).toBe(before)
+  })
+
+  it('item 14: classifies provider errors by class and code, not by the class names a bundler minifies', async () => {
+    const classes = [OAuth2Strategy.TokenError, OAuth2Strategy.AuthorizationError, OAuth2Strategy.InternalOAuthError]
+    const names = classes.map((c) => c.name)
+    // What the production bundle does to passport-oauth2's constructors (its errors take `this.constructor.name`).
+    classes.forEach((c, i) => Object.defineProperty(c, 'name', { value: ['a', 'b', 'c'][i], configurable: true }))
+    try {
+      expect(new OAuth2Strategy.TokenError('x', 'invalid_grant').name).toBe('a')
+      expect(classify(new OAuth2Strategy.TokenError('used code', 'invalid_grant', undefined, 400))).toBe('rejected')
+      expect(classify(new OAuth2Strategy.AuthorizationError('x', 'server_error', undefined, 500))).toBe('provider')
+      expect(classify(new OAuth2Strategy.InternalOAuthError('Failed to obtain access token', { statusCode: 401, data: 'no' }))).toBe('rejected')
+      // And through the whole flow: a code the provider already used is refused by it.
+      const who = person()
+      const site = new SiteBrowser()
+      const path = await toCallback(site, 'bitbucket', who)
+      expect((await site.request(path)).headers.get('location')).toBe('/profile?welcome=1')
+      const fresh = new URL(await toCallback(site, 'bitbucket', who), BASE)
+      fresh.searchParams.set('code', new URL(path, BASE).searchParams.get('code')!)
+      expect(errorOf((await site.request(fresh.pathname + fresh.search)).headers.get('location')!)).toBe('rejected')
+    } finally {
+      classes.forEach((c, i) => Object.defineProperty(c, 'name', { value: names[i], configurable: true }))
+    }
+  })
+
+  it('item 15: refuses an answer that names another issuer, or none from an issuer that always names itself (RFC 9207)', async () => {
+    const before = await userCount()
+    for (const change of ['another', 'missing'] as const) {
+      const site = new SiteBrowser()
+      const back = new URL(await toCallback(site, 'google', person()), BASE)
+      expect(back.searchParams.get('iss')).toBe(oidc.google.issuer)
+      if (change === 'another') back.searchParams.set('iss', oidc.gitlab.issuer)
+      else back.searchParams.delete('iss')
+      const response = await site.request(back.pathname + back.search)
+      expect(errorOf(response.headers.get('location')!), change).toBe('wrong_issuer')
+      expect(oauthErrorMessage('wrong_issuer', 'google')).toMatch(/did not come from Google/)
+      expect(await site.user()).toBeNull()
+      // The attempt is used up: the same answer with the right issuer is not taken afterwards.
+      back.searchParams.set('iss', oidc.google.issuer)
+      expect(errorOf((await site.request(back.pathname + back.search)).headers.get('location')!)).toBe('state')
+    }
+    expect(await userCount()).toBe(before)
   })
 })

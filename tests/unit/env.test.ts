@@ -67,6 +67,14 @@ describe('configuration', () => {
     expect(() => buildEnv({ DATA_DIR: '/tmp/x', NODE_ENV: 'production', NEXT_PHASE: 'phase-production-build' } as unknown as NodeJS.ProcessEnv)).not.toThrow()
   })
 
+  it('allows private outbound targets only outside production (OUTBOUND_ALLOW_PRIVATE)', () => {
+    expect(build({}).outbound).toEqual({ allowPrivate: false })
+    expect(build({ OUTBOUND_ALLOW_PRIVATE: 'true' }).outbound).toEqual({ allowPrivate: true })
+    expect(failure({ NODE_ENV: 'production', OUTBOUND_ALLOW_PRIVATE: 'true' })).toMatch(/^OUTBOUND_ALLOW_PRIVATE: must not be true when NODE_ENV=production/)
+    expect(failure({ OUTBOUND_ALLOW_PRIVATE: 'maybe' })).toMatch(/OUTBOUND_ALLOW_PRIVATE/)
+    expect(build({ NODE_ENV: 'production', OUTBOUND_ALLOW_PRIVATE: 'false' }).outbound.allowPrivate).toBe(false)
+  })
+
   it('never seeds or pushes the schema in production', () => {
     const env = build({ NODE_ENV: 'production', DB_PUSH: 'true' })
     expect(env.seedOnStart).toBe(false)

@@ -6,15 +6,20 @@ import { describe, expect, it } from 'vitest'
 
 import { securityHeaders } from '../../src/server/securityHeaders'
 
-async function headersFrom(baseUrl: string, owner: 'next' | 'astro'): Promise<Headers> {
+/**
+ * The headers a request gets. `routeHeaders` are what the route itself answers with, copied
+ * the way Next.js's sendResponse does: only headers not already on the response.
+ */
+async function headersFrom(baseUrl: string, owner: 'next' | 'astro', path = '/', routeHeaders: Record<string, string> = {}): Promise<Headers> {
   const apply = securityHeaders({ baseUrl })
   const server = http.createServer((req, res) => {
     apply(req, res, owner)
+    for (const [name, value] of Object.entries(routeHeaders)) if (res.getHeader(name) === undefined) res.appendHeader(name, value)
     res.end('ok')
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   try {
-    return (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)).headers
+    return (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`)).headers
   } finally {
     server.close()
   }
@@ -42,5 +47,14 @@ describe('security headers', () => {
       expect(csp).toContain("frame-ancestors 'none'")
       expect(csp).not.toContain('unsafe-eval')
     }
+  })
+
+  it('send no referrer from the sign-in routes, whose URLs carry the code and state (issue 27, item 13)', async () => {
+    for (const path of ['/login/github/callback?code=c&state=s', '/login/google', '/login/oidc/unlink']) {
+      const h = await headersFrom('http://localhost:3000', 'next', path, { 'Referrer-Policy': 'no-referrer' })
+      expect(h.get('referrer-policy'), path).toBe('no-referrer')
+    }
+    expect((await headersFrom('http://localhost:3000', 'next', '/admin')).get('referrer-policy')).toBe('strict-origin-when-cross-origin')
+    expect((await headersFrom('http://localhost:3000', 'astro', '/login')).get('referrer-policy')).toBe('strict-origin-when-cross-origin')
   })
 })

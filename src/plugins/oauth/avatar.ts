@@ -1,38 +1,41 @@
 /**
  * The provider's profile picture as the new user's avatar, best effort: a
- * failure (slow host, too large, not an image) leaves the user without one
- * and never fails the sign-in. Only https addresses are fetched, or an
- * address on the provider's own configured origin (a loopback test server),
- * without following redirects; the bytes are checked like an upload's.
+ * failure (slow host, too large, not an image, a refused address) leaves the
+ * user without one and never fails the sign-in. The address comes from the
+ * provider's answer, so it is fetched through the guarded outbound fetch
+ * (src/lib/outboundFetch.ts): public hosts only unless OUTBOUND_ALLOW_PRIVATE,
+ * each redirect hop checked again, time and bytes capped while reading. Only
+ * https addresses are taken, or an address on the provider's own configured
+ * origin (a loopback test server); the bytes are checked like an upload's.
  */
 import type { Payload } from 'payload'
 
 import { avatarFileName, sniffAvatar } from '../../lib/avatarImage'
+import { outboundFetch, type OutboundPolicy } from '../../lib/outboundFetch'
 
-async function readCapped(response: Response, maxBytes: number): Promise<Buffer | undefined> {
-  if (Number(response.headers.get('content-length') ?? 0) > maxBytes || !response.body) return undefined
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength
-    if (size > maxBytes) return undefined
-    chunks.push(chunk)
-  }
-  return Buffer.concat(chunks)
-}
+/** Redirects an avatar host may use (CDNs do), each one checked like the first address. */
+const AVATAR_REDIRECTS = 3
 
 export async function importProviderAvatar(
   payload: Payload,
-  { userId, name, url, providerOrigins, timeoutMs, maxBytes }: { userId: number; name: string; url: string; providerOrigins: string[]; timeoutMs: number; maxBytes: number },
+  {
+    userId,
+    name,
+    url,
+    providerOrigins,
+    timeoutMs,
+    maxBytes,
+    outbound,
+  }: { userId: number; name: string; url: string; providerOrigins: string[]; timeoutMs: number; maxBytes: number; outbound: OutboundPolicy },
 ): Promise<void> {
   try {
     const address = new URL(url)
     if (address.protocol !== 'https:' && !providerOrigins.includes(address.origin)) return
-    const response = await fetch(address, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error' })
-    if (!response.ok) return
-    const bytes = await readCapped(response, maxBytes)
-    const kind = bytes && (await sniffAvatar(bytes))
-    if (!bytes || !kind) return
+    const response = await outboundFetch(address, outbound, { timeoutMs, maxBytes, maxRedirects: AVATAR_REDIRECTS })
+    if (response.status < 200 || response.status > 299) return
+    const bytes = response.body
+    const kind = await sniffAvatar(bytes)
+    if (!kind) return
     const media = await payload.create({
       collection: 'media',
       data: { alt: `Avatar of ${name}` },
@@ -41,6 +44,6 @@ export async function importProviderAvatar(
     })
     await payload.update({ collection: 'users', id: userId, data: { avatar: media.id }, overrideAccess: true })
   } catch (error) {
-    payload.logger.warn({ msg: 'OAuth: the provider’s profile picture could not be used as the avatar', err: { name: (error as Error)?.name } })
+    payload.logger.warn({ msg: 'OAuth: the provider’s profile picture could not be used as the avatar', err: { name: (error as Error)?.name, code: (error as { code?: unknown })?.code } })
   }
 }

@@ -7,9 +7,11 @@
  * Every failure ends on the login (or profile) page with a message code; no
  * token, code or provider text is ever put in a URL or a log.
  */
+import OAuth2Strategy from 'passport-oauth2'
 import { createLocalReq, type Payload } from 'payload'
 import { generateCookie, parseCookies } from 'payload/shared'
 
+import { limitedFetch, OutboundError } from '../../lib/outboundFetch'
 import { safeRedirect } from '../../lib/safeRedirect'
 import { linkToUser, signInOrRegister } from './accounts'
 import { importProviderAvatar } from './avatar'
@@ -74,24 +76,23 @@ async function signedInUserId(payload: Payload, request: Request, { afterProvide
   return user && user.collection === 'users' ? (user.id as number) : undefined
 }
 
-/** Reads one JSON document from a provider's user API, with a timeout and a size limit. */
+/** Reads one JSON document from a provider's user API, with a timeout and a size limit that hold while reading. */
 async function providerJson(url: string, accessToken: string, timeoutMs: number): Promise<unknown> {
-  const response = await fetch(url, {
+  const response = await limitedFetch(url, {
     headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json', 'User-Agent': 'Inkwell' },
-    signal: AbortSignal.timeout(timeoutMs),
-    redirect: 'error',
+    timeoutMs,
+    maxBytes: MAX_PROFILE_BYTES,
   })
-  if (!response.ok) throw new ProviderAnswerError(`The provider's user API answered ${response.status}.`)
-  const body = await response.text()
-  if (body.length > MAX_PROFILE_BYTES) throw new ProviderAnswerError('The provider sent an oversized profile.')
+  if (response.status < 200 || response.status > 299) throw new ProviderAnswerError(`The provider's user API answered ${response.status}.`)
   try {
-    return JSON.parse(body)
+    return JSON.parse(response.body.toString('utf8'))
   } catch {
     throw new ProviderAnswerError('The provider sent a profile that is not JSON.')
   }
 }
 
-type Prepared = { strategy: ReturnType<typeof buildStrategy>; oidc: boolean }
+/** `issuer`: an OpenID provider's identifier, and whether it says it sends RFC 9207's `iss` with every authorization response. */
+type Prepared = { strategy: ReturnType<typeof buildStrategy>; oidc: boolean; issuer?: { id: string; sendsIss: boolean } }
 
 /** The strategy for this provider: fixed addresses for plain OAuth 2.0, discovered ones for OpenID Connect. */
 async function prepare(payload: Payload, settings: OAuthProviderSettings, timeoutMs: number): Promise<Prepared> {
@@ -111,7 +112,8 @@ async function prepare(payload: Payload, settings: OAuthProviderSettings, timeou
     return { ...profileFromClaims(info), subject: verified.subject }
   }
   const endpoints = { authorizationUrl: issuer.metadata.authorization_endpoint!, tokenUrl: issuer.metadata.token_endpoint! }
-  return { strategy: buildStrategy(payload, settings, definition, endpoints, load, timeoutMs), oidc: true }
+  const issuerId = { id: issuer.metadata.issuer, sendsIss: issuer.metadata.authorization_response_iss_parameter_supported === true }
+  return { strategy: buildStrategy(payload, settings, definition, endpoints, load, timeoutMs), oidc: true, issuer: issuerId }
 }
 
 function strategyRequest(request: Request, browserValue: string | undefined): StrategyRequest {
@@ -163,32 +165,74 @@ function describeError(error: unknown): Record<string, unknown> {
   return { name: e?.name, code: e?.code ?? e?.oauthError?.code, status: e?.status ?? e?.statusCode ?? e?.oauthError?.statusCode }
 }
 
-function isTimeout(error: unknown): boolean {
-  for (let e = error as Record<string, unknown> | undefined, depth = 0; e && depth < 5; depth++) {
-    if (e.name === 'TimeoutError' || e.code === 'ETIMEDOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT' || e.code === 'ERR_JWKS_TIMEOUT' || e.code === 'OAUTH_TIMEOUT') return true
+/** The error, then what it wraps (`cause`, passport-oauth2's `oauthError`), a few levels deep. */
+function* errorChain(error: unknown): Generator<Record<string, unknown>> {
+  for (let e = error as Record<string, unknown> | undefined, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    yield e
     e = (e.cause ?? e.oauthError) as Record<string, unknown> | undefined
+  }
+}
+
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ERR_JWKS_TIMEOUT', 'OAUTH_TIMEOUT', 'OUTBOUND_TIMEOUT'])
+/** openid-client's (oauth4webapi's) codes for an answer it could not use, and the limited fetch's for one too large. */
+const GARBAGE_CODES = new Set([
+  'OAUTH_RESPONSE_BODY_ERROR',
+  'OAUTH_PARSE_ERROR',
+  'OAUTH_INVALID_RESPONSE',
+  'OAUTH_RESPONSE_IS_NOT_JSON',
+  'OAUTH_RESPONSE_IS_NOT_CONFORM',
+  'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED',
+  'OAUTH_INVALID_SERVER_METADATA',
+  'OAUTH_MISSING_SERVER_METADATA',
+  'OUTBOUND_TOO_LARGE',
+  'OUTBOUND_REDIRECTS',
+])
+
+function isTimeout(error: unknown): boolean {
+  for (const e of errorChain(error)) {
+    // A DOMException's name is the platform's, never a bundler's.
+    if ((e instanceof DOMException && e.name === 'TimeoutError') || TIMEOUT_CODES.has(e.code as string)) return true
   }
   return false
 }
 
-/** The message code for a failure of the exchange, from the kind of error. */
-function classify(error: unknown): OAuthErrorCode {
+/**
+ * The message code for a failure of the exchange, from the kind of error: by
+ * `instanceof` and error codes only. Class names are not used: the production
+ * bundle minifies them, and passport-oauth2 names its errors after their
+ * constructor (`this.name = this.constructor.name`).
+ */
+export function classify(error: unknown): OAuthErrorCode {
   if (isTimeout(error)) return 'timeout'
   if (error instanceof IdTokenError) return 'id_token'
-  if (error instanceof ProviderAnswerError || error instanceof SyntaxError) return 'garbage'
+  if (error instanceof OAuth2Strategy.TokenError) return 'rejected'
+  if (error instanceof OAuth2Strategy.AuthorizationError) return 'provider'
+  for (const e of errorChain(error)) {
+    if (e instanceof IdTokenError) return 'id_token'
+    if (e instanceof ProviderAnswerError || e instanceof SyntaxError) return 'garbage'
+    if (GARBAGE_CODES.has(e.code as string) || (e instanceof OutboundError && e.code !== 'OUTBOUND_FAILED')) return 'garbage'
+  }
   // passport-oauth2's words for a token answer without an access token (an HTML page, an empty body).
-  if ((error as Error)?.message === 'Failed to obtain access token') return 'garbage'
-  const name = (error as { name?: string })?.name
-  if (name === 'TokenError') return 'rejected'
-  if (name === 'AuthorizationError') return 'provider'
-  if (name === 'InternalOAuthError') {
+  if ((error as Error)?.message === 'Failed to obtain access token' && !(error instanceof OAuth2Strategy.InternalOAuthError)) return 'garbage'
+  if (error instanceof OAuth2Strategy.InternalOAuthError) {
     const status = Number((error as { oauthError?: { statusCode?: unknown } }).oauthError?.statusCode)
     if (status >= 400 && status < 500) return 'rejected'
     if (status >= 500) return 'provider'
     return 'unavailable'
   }
-  if (name === 'OperationProcessingError' || name === 'ResponseBodyError') return 'garbage'
   return 'unavailable'
+}
+
+/**
+ * RFC 9207 (the mix-up defence): an OpenID provider's answer that names an
+ * issuer must name this provider's, and a provider that says it always sends
+ * `iss` must have sent it. Plain OAuth 2.0 providers publish no issuer
+ * identifier to compare with (and GitHub, Facebook, X, Bitbucket send none).
+ */
+function issuerMismatch(prepared: Prepared, iss: string | null): boolean {
+  if (!prepared.issuer) return false
+  if (iss === null) return prepared.issuer.sendsIss
+  return iss !== prepared.issuer.id
 }
 
 /** GET /login/<provider>/callback */
@@ -211,6 +255,12 @@ export async function finishSignIn(payload: Payload, request: Request, providerI
     return fail(classify(error))
   }
   const req = strategyRequest(request, parseCookies(request.headers).get(BROWSER_COOKIE))
+  // An answer that names another issuer (or none, from one that always names itself) is not exchanged: the attempt is used up.
+  if (issuerMismatch(prepared, query.get('iss'))) {
+    const check = await takeAttempt(payload, query.get('state') ?? undefined, req.browserValue, settings.id)
+    payload.logger.warn({ msg: `OAuth ${settings.id}: the answer names another issuer (RFC 9207), refused` })
+    return fail(check.ok ? 'wrong_issuer' : 'state', check.ok && Boolean(check.attempt.linkUserId))
+  }
   // passport-oauth2 checks the state only with a code; a provider's error answer must be this browser's too.
   if (query.get('error') && !query.get('code')) {
     const check = await takeAttempt(payload, query.get('state') ?? undefined, req.browserValue, settings.id)
@@ -260,6 +310,7 @@ async function completeSignIn(
       providerOrigins: origins,
       timeoutMs: flow.timeoutMs,
       maxBytes: flow.avatarMaxBytes,
+      outbound: flow.outbound,
     })
   }
   const req = await createLocalReq({}, payload)

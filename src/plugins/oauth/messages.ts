@@ -13,6 +13,7 @@ export const OAUTH_ERRORS = {
   provider: (p: string) => `${p} reported an error. Please try again in a moment.`,
   timeout: (p: string) => `${p} did not answer in time. Please try again later.`,
   garbage: (p: string) => `${p} answered with something we could not read. Please try again later.`,
+  wrong_issuer: (p: string) => `This answer did not come from ${p} (it names another issuer), so you were not signed in. Please start again.`,
   id_token: (p: string) => `The identity ${p} sent could not be verified, so you were not signed in.`,
   email_in_use: (p: string) =>
     `An account with the e-mail address of your ${p} account already exists. Sign in to it first, then link ${p} from your profile.`,

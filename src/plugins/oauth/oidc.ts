@@ -3,7 +3,9 @@
  * (openid-client, which checks that the document's `issuer` is the one asked
  * for), and the ID token verified with jose, the JOSE library openid-client
  * itself is built on: signature against the issuer's published keys (JWKS),
- * `iss`, `aud`, expiry, then the nonce of this attempt and `azp`.
+ * `iss`, `aud`, expiry, an issue time not in the future (beyond a small
+ * clock skew), then the nonce of this attempt, that every audience is this
+ * client (OpenID Connect Core 3.1.3.7) and `azp`.
  */
 import { createRemoteJWKSet, jwtVerify } from 'jose'
 import { allowInsecureRequests, discovery, type ServerMetadata } from 'openid-client'
@@ -18,6 +20,9 @@ export class IdTokenError extends Error {
     this.name = 'IdTokenError'
   }
 }
+
+/** How far ahead of this server's clock an issuer's `iat` may be: clocks drift, tokens from the future do not exist. */
+export const MAX_CLOCK_SKEW_SECONDS = 5 * 60
 
 type Discovered = { metadata: ServerMetadata; jwks: ReturnType<typeof createRemoteJWKSet>; at: number }
 const DISCOVERY_TTL_MS = 60 * 60 * 1000
@@ -78,9 +83,14 @@ export async function verifiedIdTokenProfile(
     if ((error as { code?: string }).code === 'ERR_JWKS_TIMEOUT') throw error
     throw new IdTokenError(`The ID token was refused: ${(error as Error).message}`)
   }
+  if (typeof claims.iat !== 'number' || claims.iat > Date.now() / 1000 + MAX_CLOCK_SKEW_SECONDS) {
+    throw new IdTokenError('The ID token claims to be issued in the future.')
+  }
   if (!nonce || claims.nonce !== nonce) throw new IdTokenError('The ID token’s nonce is not the one of this sign-in.')
+  // Every audience must be trusted, and the only one trusted is this client: another audience could replay it elsewhere.
   const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud]
-  if (audiences.length > 1 && claims.azp !== clientId) throw new IdTokenError('The ID token was issued to another client (azp).')
+  if (audiences.some((aud) => aud !== clientId)) throw new IdTokenError('The ID token is also meant for another audience.')
+  if (claims.azp !== undefined && claims.azp !== clientId) throw new IdTokenError('The ID token was issued to another client (azp).')
   return { ...profileFromClaims(claims), claims }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Payload } from 'payload'
 
+import type { OutboundPolicy } from '../../lib/outboundFetch'
 import { pluginOptionsOf } from '../pluginOptions'
 import type { OAuthProviderSettings } from './settings'
 
@@ -20,6 +21,8 @@ export type OAuthOptions = {
   baseUrl: string
   /** The upload limit, applied to the provider's profile picture. */
   avatarMaxBytes: number
+  /** OUTBOUND_ALLOW_PRIVATE: whether the profile picture may come from a private or loopback host. */
+  outbound: OutboundPolicy
 }
 
 export const OAUTH_OPTIONS_KEY = 'oauth'

@@ -2,20 +2,18 @@
  * passport-oauth2 without Express: a strategy is run once per request on a
  * small request object, and its outcome (redirect, success, fail, error)
  * becomes a promise. The OAuth 2.0 exchange itself (authorization URL, PKCE
- * S256 challenge, code for token) is passport-oauth2's; the state lives in
+ * S256 challenge, code for token) is passport-oauth2's, the token request
+ * sent through the project's limited fetch (tokenExchange); the state lives in
  * the server-side attempt store (attempts.ts), handed to the strategy as its
  * `store`, so express-session is not needed.
  */
-import http from 'node:http'
-import https from 'node:https'
-import type { Socket } from 'node:net'
-
 import OAuth2Strategy, { type StateStore } from 'passport-oauth2'
 import type { Payload } from 'payload'
 
+import { limitedFetch } from '../../lib/outboundFetch'
 import type { OAuthProviderSettings } from './settings'
 import { randomToken, saveAttempt, takeAttempt, type Attempt, type AttemptCheck } from './attempts'
-import type { ProviderDefinition, ProviderProfile } from './providers'
+import { ProviderAnswerError, type ProviderDefinition, type ProviderProfile } from './providers'
 
 /** The request as the strategy sees it: only the query string matters to passport-oauth2 once the callback URL is absolute. */
 export type StrategyRequest = {
@@ -37,20 +35,53 @@ export type StrategyOutcome =
 /** What the verify step gets: the token response (never kept) and the attempt, to check an ID token's nonce. */
 export type ProfileLoader = (accessToken: string, tokenResponse: Record<string, unknown>, attempt: Attempt) => Promise<ProviderProfile>
 
+/** The largest token response read: an access token, an ID token and a few fields fit in far less. */
+export const MAX_TOKEN_RESPONSE_BYTES = 64 * 1024
+
+type TokenCallback = (error: unknown, accessToken?: string, refreshToken?: string, results?: Record<string, unknown>) => void
+
 /**
- * An HTTP agent whose sockets give up after `ms` without traffic: node-oauth,
- * which passport-oauth2 uses for the token request, sets no timeout itself,
- * so a provider that never answers would hold the request forever.
+ * The code-for-token request, in place of node-oauth's (which reads the whole
+ * answer into memory and has no timeout): through limitedFetch, so the time
+ * limit covers the whole exchange and the byte cap holds while reading. The
+ * request is node-oauth's (a form POST with the client credentials), and so are
+ * the outcomes passport-oauth2 expects: `{ statusCode, data }` for an error
+ * status (a TokenError when the body is an OAuth error), the token and the
+ * response otherwise. A response without an access token, or whose token_type
+ * is not `Bearer` (RFC 6750, compared case-insensitively), is refused: the
+ * token is sent only as a Bearer token, so any other type would be misused.
  */
-function agentWithTimeout(url: string, ms: number): http.Agent {
-  const agent = url.startsWith('https:') ? new https.Agent({ keepAlive: false }) : new http.Agent({ keepAlive: false })
-  const create = agent.createConnection.bind(agent) as (...args: unknown[]) => Socket
-  ;(agent as unknown as { createConnection: (...args: unknown[]) => Socket }).createConnection = (...args: unknown[]) => {
-    const socket = create(...args)
-    socket.setTimeout(ms, () => socket.destroy(Object.assign(new Error(`No answer within ${ms} ms`), { code: 'ETIMEDOUT' })))
-    return socket
+function tokenExchange(tokenUrl: string, settings: OAuthProviderSettings, timeoutMs: number) {
+  return (code: string, params: Record<string, string>, callback: TokenCallback) => {
+    const form = new URLSearchParams({ ...params, client_id: settings.clientId, client_secret: settings.clientSecret, code })
+    limitedFetch(tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json', 'user-agent': 'Inkwell' },
+      body: form.toString(),
+      timeoutMs,
+      maxBytes: MAX_TOKEN_RESPONSE_BYTES,
+    }).then(
+      (answer) => {
+        const text = answer.body.toString('utf8')
+        if (answer.status < 200 || answer.status > 299) return callback({ statusCode: answer.status, data: text })
+        let results: unknown
+        try {
+          results = JSON.parse(text)
+        } catch {
+          // GitHub's older answer: a form-encoded body.
+          results = Object.fromEntries(new URLSearchParams(text))
+        }
+        const r = (results && typeof results === 'object' ? results : {}) as Record<string, unknown>
+        if (typeof r.access_token !== 'string' || !r.access_token) return callback(new ProviderAnswerError('The token response carries no access token.'))
+        if (typeof r.token_type !== 'string' || r.token_type.toLowerCase() !== 'bearer') {
+          return callback(new ProviderAnswerError('The token response is not of the Bearer type.'))
+        }
+        const { refresh_token: refreshToken, ...rest } = r
+        callback(null, r.access_token, typeof refreshToken === 'string' ? refreshToken : undefined, rest)
+      },
+      (error: unknown) => callback(error),
+    )
   }
-  return agent
 }
 
 /** passport-oauth2's state store, backed by the attempt table and bound to the browser's cookie value. */
@@ -112,7 +143,7 @@ export function buildStrategy(
   )
   // OpenID Connect: the nonce chosen for this attempt goes into the authorization request.
   strategy.authorizationParams = (options: { nonce?: string }) => (options.nonce ? { nonce: options.nonce } : {})
-  ;(strategy as unknown as { _oauth2: { setAgent: (agent: http.Agent) => void } })._oauth2.setAgent(agentWithTimeout(endpoints.tokenUrl, timeoutMs))
+  ;(strategy as unknown as { _oauth2: { getOAuthAccessToken: unknown } })._oauth2.getOAuthAccessToken = tokenExchange(endpoints.tokenUrl, settings, timeoutMs)
   return strategy
 }
 
