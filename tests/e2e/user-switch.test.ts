@@ -69,6 +69,16 @@ describe('user switcher (Chromium)', () => {
     expect(await menu.userName().textContent()).toContain('Reader 1')
     await switcher.switchBack()
     expect(await menu.userName().textContent()).toContain('Olivia Owner')
+
+    // A reader may not enter the admin: its "no access" answer still offers the way back (issue 26 §3).
+    await switcher.switchTo('reader1@inkwell.test')
+    await page.goto(`${site}/admin`)
+    await switcher.banner().waitFor()
+    expect(await switcher.banner().textContent()).toMatch(/Viewing as\s+Reader 1\s+—\s+switch back/)
+    await page.screenshot({ path: 'tests/e2e/.artifacts/admin-unauthorized-switched.png' }).catch(() => {})
+    await switcher.switchBack()
+    await page.goto(`${site}/`)
+    expect(await menu.userName().textContent()).toContain('Olivia Owner')
     await page.screenshot({ path: 'tests/e2e/.artifacts/user-switch.png' }).catch(() => {})
     await page.close()
   })

@@ -47,7 +47,11 @@ export const userSwitchPlugin =
     const parts = addToConfig({
       collections: [UserSwitches],
       endpoints: userSwitchEndpoints(settings),
-      admin: { header: ['/src/plugins/userSwitch/admin/UserSwitchHeader#UserSwitchHeader'] },
+      admin: {
+        header: ['/src/plugins/userSwitch/admin/UserSwitchHeader#UserSwitchHeader'],
+        // The "not allowed" page too: a user switched to a reader must find the way back there.
+        views: { unauthorized: { Component: '/src/plugins/userSwitch/admin/UnauthorizedView#UnauthorizedView' } },
+      },
     })
     const withLog = withPluginOptions(parts(config) as Config, USER_SWITCH_KEY, settings)
     return { ...withLog, collections: withLog.collections!.map((c) => withStrategy(c, settings)) }

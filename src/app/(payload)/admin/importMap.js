@@ -42,6 +42,7 @@ import { UserSwitchHeader as UserSwitchHeader_ebc951dfc2613394e69e6a2a17bd27f7 }
 import { DashboardNavLink as DashboardNavLink_366e83f162092ba4e0a0736108ded095 } from '../../../../src/plugins/dashboard/admin/DashboardNavLink'
 import { QueueConsoleNavLink as QueueConsoleNavLink_ed8b982cac06932a097391c4dabb8503 } from '../../../../src/plugins/jobs/admin/QueueConsoleNavLink'
 import { Dashboard as Dashboard_68047e83e4497add0464910930456677 } from '../../../../src/plugins/dashboard/admin/Dashboard'
+import { UnauthorizedView as UnauthorizedView_47d1c7aabda5d2f1a25bbdd5ac0fa370 } from '../../../../src/plugins/userSwitch/admin/UnauthorizedView'
 import { QueueConsoleView as QueueConsoleView_cccdd5906f3e908c15edc125b9b7d6c5 } from '../../../../src/plugins/jobs/admin/QueueConsoleView'
 import { CollectionCards as CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1 } from '@payloadcms/next/rsc'
 
@@ -91,6 +92,7 @@ export const importMap = {
   "/src/plugins/dashboard/admin/DashboardNavLink#DashboardNavLink": DashboardNavLink_366e83f162092ba4e0a0736108ded095,
   "/src/plugins/jobs/admin/QueueConsoleNavLink#QueueConsoleNavLink": QueueConsoleNavLink_ed8b982cac06932a097391c4dabb8503,
   "/src/plugins/dashboard/admin/Dashboard#Dashboard": Dashboard_68047e83e4497add0464910930456677,
+  "/src/plugins/userSwitch/admin/UnauthorizedView#UnauthorizedView": UnauthorizedView_47d1c7aabda5d2f1a25bbdd5ac0fa370,
   "/src/plugins/jobs/admin/QueueConsoleView#QueueConsoleView": QueueConsoleView_cccdd5906f3e908c15edc125b9b7d6c5,
   "@payloadcms/next/rsc#CollectionCards": CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1
 }
