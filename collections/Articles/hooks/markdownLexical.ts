@@ -43,10 +43,16 @@ export function mediaFilename(url: string, serverURL: string): string | undefine
 // `![alt](url)` or `![alt](url "title")`, alone on its line (an upload is a block).
 const IMAGE_LINE = /^!\[([^\]\n]*)\]\((\S+?)(?:\s+"[^"\n]*")?\)$/
 /**
- * Puts each site image that shares a line with text (`![alt](url)` or
- * `![alt](url "title")`) on lines of its own. A scan with indexOf rather than
- * a regular expression: the next "]" and ")" are remembered between candidates,
- * so a hostile line of many "![" costs linear time.
+ * Puts each site image of a paragraph line (`![alt](url)` or
+ * `![alt](url "title")`) between blank lines, so it is a block of its own when
+ * Payload's importer reads it: the importer first joins a paragraph's lines
+ * into one (its normalizeMarkdown, for soft line breaks), so an image on a
+ * line of its own next to another line (two images dropped one under the
+ * other) would otherwise share a line and stay literal text. A linked image
+ * (`[![alt](url)](href)`) is left as it is: the editor has no linked upload.
+ * A scan with indexOf rather than a regular expression: the next "]" and ")"
+ * are remembered between candidates, so a hostile line of many "![" costs
+ * linear time.
  */
 function isolateSiteImages(line: string, isSiteImage: (url: string) => boolean): string {
   let out = ''
@@ -66,7 +72,8 @@ function isolateSiteImages(line: string, isSiteImage: (url: string) => boolean):
     if (paren < close + 2) paren = line.indexOf(')', close + 2)
     if (paren < 0) break
     const url = line.slice(close + 2, paren).trim().split(' ')[0] ?? ''
-    if (url && isSiteImage(url)) {
+    const linked = line[start - 1] === '[' && line.startsWith('](', paren + 1)
+    if (url && !linked && isSiteImage(url)) {
       out += `${line.slice(copied, start)}\n\n${line.slice(start, paren + 1)}\n\n`
       copied = paren + 1
     }
@@ -91,29 +98,27 @@ export function imageUrls(markdown: string): string[] {
 const parser = new MarkdownIt()
 
 /**
- * Rewrites the source line by line outside code fences: `~~~` fences become
- * backtick fences, and site images that share a line with text are put on
- * lines of their own, so the upload transformer sees them.
+ * Rewrites the source line by line: `~~~` fences become backtick fences, and
+ * the site images of top-level paragraphs are put between blank lines, so
+ * the upload transformer sees each alone on its line. Lines of lists, quotes,
+ * tables and code are left alone (an image there has no upload node to
+ * become, and the switch is refused: conversionCheck.ts).
  */
 export function prepareMarkdown(markdown: string, isSiteImage: (url: string) => boolean): string {
   const lines = markdown.split('\n')
-  const fenceLines = new Set<number>()
+  const paragraphLines = new Set<number>()
   for (const token of parser.parse(markdown, {})) {
-    if (token.type !== 'fence' || !token.map) continue
+    if (!token.map) continue
     const [start, end] = token.map
-    for (let i = start; i < end; i++) fenceLines.add(i)
+    if (token.type === 'paragraph_open' && token.level === 0) for (let i = start; i < end; i++) paragraphLines.add(i)
+    if (token.type !== 'fence') continue
     if (token.markup.startsWith('~') && !token.content.includes('```')) {
       lines[start] = lines[start]!.replace(token.markup, '```')
       const last = end - 1
       if (last > start && lines[last]!.trim().startsWith(token.markup)) lines[last] = lines[last]!.replace(token.markup, '```')
     }
   }
-  return lines
-    .map((line, i) => {
-      if (fenceLines.has(i) || IMAGE_LINE.test(line.trim())) return line
-      return isolateSiteImages(line, isSiteImage)
-    })
-    .join('\n')
+  return lines.map((line, i) => (paragraphLines.has(i) ? isolateSiteImages(line, isSiteImage) : line)).join('\n')
 }
 
 /** Imports `![alt](url)` lines whose URL is one of the site's media files as upload nodes, keeping the alt text. */
