@@ -98,26 +98,53 @@ export function imageUrls(markdown: string): string[] {
 const parser = new MarkdownIt()
 
 /**
- * Rewrites the source line by line: `~~~` fences become backtick fences, and
- * the site images of top-level paragraphs are put between blank lines, so
- * the upload transformer sees each alone on its line. Lines of lists, quotes,
- * tables and code are left alone (an image there has no upload node to
- * become, and the switch is refused: conversionCheck.ts).
+ * Rewrites the source line by line into the forms Payload's importer reads
+ * as CommonMark does:
+ *  - `~~~` fences become backtick fences;
+ *  - setext headings (`Title` over `---`) become `## Title`;
+ *  - a nested list item is indented by four spaces a level (the importer
+ *    counts levels in fours; CommonMark nests at the parent's text, often two);
+ *  - a one-paragraph quote written over several lines becomes one line (the
+ *    importer would join its lines without a space);
+ *  - the site images of top-level paragraphs are put between blank lines, so
+ *    the upload transformer sees each alone on its line.
+ * Lines of code are never touched. What still cannot convert is found and
+ * refused by conversionCheck.ts.
  */
 export function prepareMarkdown(markdown: string, isSiteImage: (url: string) => boolean): string {
   const lines = markdown.split('\n')
   const paragraphLines = new Set<number>()
-  for (const token of parser.parse(markdown, {})) {
-    if (!token.map) continue
+  const tokens = parser.parse(markdown, {})
+  const lists: string[] = []
+  let quotes = 0
+  tokens.forEach((token, t) => {
+    if (token.type === 'blockquote_open') quotes++
+    if (token.type === 'blockquote_close') quotes--
+    if (token.type === 'bullet_list_open' || token.type === 'ordered_list_open') lists.push(token.type)
+    if (token.type === 'bullet_list_close' || token.type === 'ordered_list_close') lists.pop()
+    if (!token.map) return
     const [start, end] = token.map
     if (token.type === 'paragraph_open' && token.level === 0) for (let i = start; i < end; i++) paragraphLines.add(i)
-    if (token.type !== 'fence') continue
+    if (token.type === 'list_item_open' && !quotes) lines[start] = '    '.repeat(lists.length - 1) + lines[start]!.trimStart()
+    if (token.type === 'heading_open' && (token.markup === '=' || token.markup === '-') && end - start >= 2) {
+      lines[start] = `${'#'.repeat(Number(token.tag.slice(1)))} ${tokens[t + 1]!.content.replace(/\n/g, ' ')}`
+      for (let i = start + 1; i < end; i++) lines[i] = ''
+    }
+    if (token.type === 'blockquote_open' && token.level === 0 && end - start > 1) {
+      const [p, inline, close, quoteClose] = tokens.slice(t + 1, t + 5)
+      const onlyOneParagraph = p?.type === 'paragraph_open' && close?.type === 'paragraph_close' && quoteClose?.type === 'blockquote_close'
+      if (onlyOneParagraph && !inline!.children?.some((c) => c.type === 'hardbreak')) {
+        lines[start] = `> ${inline!.content.replace(/\n/g, ' ')}`
+        for (let i = start + 1; i < end; i++) lines[i] = ''
+      }
+    }
+    if (token.type !== 'fence') return
     if (token.markup.startsWith('~') && !token.content.includes('```')) {
       lines[start] = lines[start]!.replace(token.markup, '```')
       const last = end - 1
       if (last > start && lines[last]!.trim().startsWith(token.markup)) lines[last] = lines[last]!.replace(token.markup, '```')
     }
-  }
+  })
   return lines.map((line, i) => (paragraphLines.has(i) ? isolateSiteImages(line, isSiteImage) : line)).join('\n')
 }
 
