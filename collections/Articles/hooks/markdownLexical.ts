@@ -208,10 +208,16 @@ export function tidyImported<T extends { root: JsonNode }>(state: T): T {
   return state
 }
 
-/** Upload node values replaced by their media documents, so Payload's exporter can write `![alt](url)`. */
+/**
+ * Upload node values replaced by their media documents, so Payload's exporter
+ * can write `![alt](url)`; and every line break of the editor marked as a
+ * hard one (`\` at the end of the line), which Payload's exporter otherwise
+ * writes as a soft break (a space to a Markdown reader).
+ */
 export function withPopulatedUploads<T extends { root: JsonNode }>(state: T, media: Map<string, SiteMedia>): T {
   const copy = structuredClone(state)
   for (const [node] of walk(copy.root.children)) {
+    if (node.type === 'linebreak') Object.assign(node, { $: { ...(node as { $?: object }).$, mdHardLineBreak: '\\' } })
     if (node.type !== 'upload' || node.relationTo !== 'media') continue
     const id = node.value && typeof node.value === 'object' ? (node.value as SiteMedia).id : node.value
     const doc = media.get(String(id))
