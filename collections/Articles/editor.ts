@@ -28,10 +28,10 @@ import { CODE_LANGUAGES } from './hooks/markdownLexical'
  */
 /**
  * A code block's language is free text (any fence's info word converts), but
- * only a name: letters, digits and `+ # . _ -`. It ends up in a class name and
+ * only a name: letters (of any script: shiki knows wenyan as `文言`), digits and `+ # . _ -`. It ends up in a class name and
  * a Markdown fence, so nothing else is accepted on any path.
  */
-const LANGUAGE_NAME = /^[\w+#.-]*$/
+const LANGUAGE_NAME = /^[\p{L}\p{N}_+#.-]*$/u
 function validLanguageName(value: unknown): true | string {
   if (value === null || value === undefined) return true
   if (typeof value !== 'string' || value.length > 40 || !LANGUAGE_NAME.test(value)) return 'Language: a language name (letters, digits, + # . _ -), at most 40 characters.'
@@ -57,7 +57,7 @@ function codeBlock() {
  * "undefined…"; a block is always a fence here, with its language or none.
  */
 const fencedCode = {
-  customStartRegex: /^[ \t]*```([\w#+.-]*)(?:[ \t][^`\n]*)?$/,
+  customStartRegex: /^[ \t]*```([\p{L}\p{N}_#+.-]*)(?:[ \t][^`\n]*)?$/u,
   customEndRegex: { optional: true as const, regExp: /^[ \t]*```[ \t]*$/ },
   doNotTrimChildren: true,
   export: ({ fields }: { fields: Record<string, unknown> }) => {

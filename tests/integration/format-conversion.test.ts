@@ -159,6 +159,17 @@ describe('images', () => {
     expect(contentShape(switched.doc)).toEqual([{ paragraph: ['Look: '] }, { upload: image.id, alt: 'inline' }, { paragraph: [' here.'] }])
   })
 
+  it('on consecutive lines (a paste then a drop) each become an upload node (issue 26, item 4)', async () => {
+    const article = await markdownArticle('![First](/api/media/file/blue.png)\n![Second](/api/media/file/blue.png)\n')
+    const switched = await rest(article.id, 'html')
+    expect(switched.status, switched.body).toBe(200)
+    expect(contentShape(switched.doc)).toEqual([
+      { upload: image.id, alt: 'First' },
+      { upload: image.id, alt: 'Second' },
+    ])
+    expect(switched.doc.html).not.toContain('![')
+  })
+
   it('without their own alt text use the media’s alt text in Markdown', async () => {
     await roundTripFromRichText(editorState(upload(image.id)), '![A blue square](/api/media/file/blue.png)')
   })

@@ -1,66 +1,15 @@
-import { convertLexicalToMarkdown, convertMarkdownToLexical, editorConfigFactory, type SanitizedServerEditorConfig } from '@payloadcms/richtext-lexical'
-import type { PayloadRequest } from 'payload'
+import { ValidationError, type PayloadRequest } from 'payload'
 
-import { articleEditorFeatures } from '../editor'
-import {
-  imageUrls,
-  mediaFilename,
-  prepareMarkdown,
-  siteImageTransformer,
-  tidyImported,
-  uploadIds,
-  withPopulatedUploads,
-  type SiteMedia,
-} from './markdownLexical'
-import { mediaFinder } from './renderLexical'
+import { markdownSwitch, refusal, richTextSwitch } from './conversionCheck'
 
 type Body = { markdown?: string | null; content?: unknown }
-type EditorState = Parameters<typeof tidyImported>[0]
-
-let editorConfig: Promise<SanitizedServerEditorConfig> | undefined
-
-/** The articles' rich-text editor config (features and their Markdown transformers), built once. */
-function articleEditorConfig(req: PayloadRequest): Promise<SanitizedServerEditorConfig> {
-  editorConfig ??= editorConfigFactory.fromFeatures({ config: req.payload.config, features: articleEditorFeatures })
-  return editorConfig
-}
-
-/** The site's media files a Markdown body shows, by file name, read with the editor's own access. */
-async function siteMediaOf(markdown: string, req: PayloadRequest): Promise<Map<string, SiteMedia>> {
-  const serverURL = req.payload.config.serverURL
-  const names = [...new Set(imageUrls(markdown).map((url) => mediaFilename(url, serverURL)))].filter((n): n is string => !!n)
-  if (!names.length) return new Map()
-  const { docs } = await req.payload.find({ collection: 'media', where: { filename: { in: names } }, limit: names.length, depth: 0, req })
-  return new Map(docs.map((doc) => [doc.filename!, doc]))
-}
-
-/** Markdown → the rich-text editor's JSON, with Payload's own converter and the articles' editor features. */
-export async function markdownToLexical(markdown: string, req: PayloadRequest) {
-  const config = await articleEditorConfig(req)
-  const serverURL = req.payload.config.serverURL
-  const media = await siteMediaOf(markdown, req)
-  const isSiteImage = (url: string) => media.has(mediaFilename(url, serverURL) ?? '')
-  const withSiteImages: SanitizedServerEditorConfig = {
-    ...config,
-    features: { ...config.features, markdownTransformers: [siteImageTransformer(media, serverURL), ...config.features.markdownTransformers] },
-  }
-  const state = convertMarkdownToLexical({ editorConfig: withSiteImages, markdown: prepareMarkdown(markdown, isSiteImage) })
-  return tidyImported(state as unknown as EditorState)
-}
-
-/** The rich-text editor's JSON → Markdown, with Payload's own converter; images of the site's media as `![alt](/api/media/file/…)`. */
-export async function lexicalToMarkdown(content: unknown, req: PayloadRequest): Promise<string> {
-  const state = content as EditorState | null | undefined
-  if (!state?.root) return ''
-  const ids = uploadIds(state)
-  const media = new Map((ids.length ? await mediaFinder(req)(ids) : []).map((doc) => [String(doc.id), doc as SiteMedia]))
-  const markdown = convertLexicalToMarkdown({ data: withPopulatedUploads(state, media) as never, editorConfig: await articleEditorConfig(req) })
-  return markdown.trim() ? markdown + '\n' : ''
-}
 
 /**
  * The body in the format the article switches to, converted from the one it
  * had. Only the target field is written: the source field stays as it was.
+ * A switch that would change what the reader sees is refused with a
+ * validation error on the format field naming what would change, on every
+ * path (admin, REST, GraphQL, Local API).
  */
 export async function convertBody({
   data,
@@ -75,8 +24,12 @@ export async function convertBody({
 }): Promise<Body> {
   if (to === 'html') {
     const markdown = data.markdown ?? originalDoc.markdown ?? ''
-    return markdown.trim() ? { content: await markdownToLexical(markdown, req) } : {}
+    if (!markdown.trim()) return {}
+    const { content, changes } = await markdownSwitch(markdown, req)
+    if (changes.length) throw new ValidationError({ collection: 'articles', errors: [{ path: 'format', message: refusal(to, changes) }] })
+    return { content }
   }
-  const markdown = await lexicalToMarkdown(data.content ?? originalDoc.content, req)
+  const { markdown, changes } = await richTextSwitch(data.content ?? originalDoc.content, req)
+  if (changes.length) throw new ValidationError({ collection: 'articles', errors: [{ path: 'format', message: refusal(to, changes) }] })
   return markdown ? { markdown } : {}
 }

@@ -43,10 +43,16 @@ export function mediaFilename(url: string, serverURL: string): string | undefine
 // `![alt](url)` or `![alt](url "title")`, alone on its line (an upload is a block).
 const IMAGE_LINE = /^!\[([^\]\n]*)\]\((\S+?)(?:\s+"[^"\n]*")?\)$/
 /**
- * Puts each site image that shares a line with text (`![alt](url)` or
- * `![alt](url "title")`) on lines of its own. A scan with indexOf rather than
- * a regular expression: the next "]" and ")" are remembered between candidates,
- * so a hostile line of many "![" costs linear time.
+ * Puts each site image of a paragraph line (`![alt](url)` or
+ * `![alt](url "title")`) between blank lines, so it is a block of its own when
+ * Payload's importer reads it: the importer first joins a paragraph's lines
+ * into one (its normalizeMarkdown, for soft line breaks), so an image on a
+ * line of its own next to another line (two images dropped one under the
+ * other) would otherwise share a line and stay literal text. A linked image
+ * (`[![alt](url)](href)`) is left as it is: the editor has no linked upload.
+ * A scan with indexOf rather than a regular expression: the next "]" and ")"
+ * are remembered between candidates, so a hostile line of many "![" costs
+ * linear time.
  */
 function isolateSiteImages(line: string, isSiteImage: (url: string) => boolean): string {
   let out = ''
@@ -66,7 +72,8 @@ function isolateSiteImages(line: string, isSiteImage: (url: string) => boolean):
     if (paren < close + 2) paren = line.indexOf(')', close + 2)
     if (paren < 0) break
     const url = line.slice(close + 2, paren).trim().split(' ')[0] ?? ''
-    if (url && isSiteImage(url)) {
+    const linked = line[start - 1] === '[' && line.startsWith('](', paren + 1)
+    if (url && !linked && isSiteImage(url)) {
       out += `${line.slice(copied, start)}\n\n${line.slice(start, paren + 1)}\n\n`
       copied = paren + 1
     }
@@ -91,29 +98,54 @@ export function imageUrls(markdown: string): string[] {
 const parser = new MarkdownIt()
 
 /**
- * Rewrites the source line by line outside code fences: `~~~` fences become
- * backtick fences, and site images that share a line with text are put on
- * lines of their own, so the upload transformer sees them.
+ * Rewrites the source line by line into the forms Payload's importer reads
+ * as CommonMark does:
+ *  - `~~~` fences become backtick fences;
+ *  - setext headings (`Title` over `---`) become `## Title`;
+ *  - a nested list item is indented by four spaces a level (the importer
+ *    counts levels in fours; CommonMark nests at the parent's text, often two);
+ *  - a one-paragraph quote written over several lines becomes one line (the
+ *    importer would join its lines without a space);
+ *  - the site images of top-level paragraphs are put between blank lines, so
+ *    the upload transformer sees each alone on its line.
+ * Lines of code are never touched. What still cannot convert is found and
+ * refused by conversionCheck.ts.
  */
 export function prepareMarkdown(markdown: string, isSiteImage: (url: string) => boolean): string {
   const lines = markdown.split('\n')
-  const fenceLines = new Set<number>()
-  for (const token of parser.parse(markdown, {})) {
-    if (token.type !== 'fence' || !token.map) continue
+  const paragraphLines = new Set<number>()
+  const tokens = parser.parse(markdown, {})
+  const lists: string[] = []
+  let quotes = 0
+  tokens.forEach((token, t) => {
+    if (token.type === 'blockquote_open') quotes++
+    if (token.type === 'blockquote_close') quotes--
+    if (token.type === 'bullet_list_open' || token.type === 'ordered_list_open') lists.push(token.type)
+    if (token.type === 'bullet_list_close' || token.type === 'ordered_list_close') lists.pop()
+    if (!token.map) return
     const [start, end] = token.map
-    for (let i = start; i < end; i++) fenceLines.add(i)
+    if (token.type === 'paragraph_open' && token.level === 0) for (let i = start; i < end; i++) paragraphLines.add(i)
+    if (token.type === 'list_item_open' && !quotes) lines[start] = '    '.repeat(lists.length - 1) + lines[start]!.trimStart()
+    if (token.type === 'heading_open' && (token.markup === '=' || token.markup === '-') && end - start >= 2) {
+      lines[start] = `${'#'.repeat(Number(token.tag.slice(1)))} ${tokens[t + 1]!.content.replace(/\n/g, ' ')}`
+      for (let i = start + 1; i < end; i++) lines[i] = ''
+    }
+    if (token.type === 'blockquote_open' && token.level === 0 && end - start > 1) {
+      const [p, inline, close, quoteClose] = tokens.slice(t + 1, t + 5)
+      const onlyOneParagraph = p?.type === 'paragraph_open' && close?.type === 'paragraph_close' && quoteClose?.type === 'blockquote_close'
+      if (onlyOneParagraph && !inline!.children?.some((c) => c.type === 'hardbreak')) {
+        lines[start] = `> ${inline!.content.replace(/\n/g, ' ')}`
+        for (let i = start + 1; i < end; i++) lines[i] = ''
+      }
+    }
+    if (token.type !== 'fence') return
     if (token.markup.startsWith('~') && !token.content.includes('```')) {
       lines[start] = lines[start]!.replace(token.markup, '```')
       const last = end - 1
       if (last > start && lines[last]!.trim().startsWith(token.markup)) lines[last] = lines[last]!.replace(token.markup, '```')
     }
-  }
-  return lines
-    .map((line, i) => {
-      if (fenceLines.has(i) || IMAGE_LINE.test(line.trim())) return line
-      return isolateSiteImages(line, isSiteImage)
-    })
-    .join('\n')
+  })
+  return lines.map((line, i) => (paragraphLines.has(i) ? isolateSiteImages(line, isSiteImage) : line)).join('\n')
 }
 
 /** Imports `![alt](url)` lines whose URL is one of the site's media files as upload nodes, keeping the alt text. */
@@ -176,10 +208,16 @@ export function tidyImported<T extends { root: JsonNode }>(state: T): T {
   return state
 }
 
-/** Upload node values replaced by their media documents, so Payload's exporter can write `![alt](url)`. */
+/**
+ * Upload node values replaced by their media documents, so Payload's exporter
+ * can write `![alt](url)`; and every line break of the editor marked as a
+ * hard one (`\` at the end of the line), which Payload's exporter otherwise
+ * writes as a soft break (a space to a Markdown reader).
+ */
 export function withPopulatedUploads<T extends { root: JsonNode }>(state: T, media: Map<string, SiteMedia>): T {
   const copy = structuredClone(state)
   for (const [node] of walk(copy.root.children)) {
+    if (node.type === 'linebreak') Object.assign(node, { $: { ...(node as { $?: object }).$, mdHardLineBreak: '\\' } })
     if (node.type !== 'upload' || node.relationTo !== 'media') continue
     const id = node.value && typeof node.value === 'object' ? (node.value as SiteMedia).id : node.value
     const doc = media.get(String(id))

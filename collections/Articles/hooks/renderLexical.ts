@@ -61,9 +61,41 @@ function imageHtml(media: MediaLike | undefined, alt: string | undefined): strin
   return `<img src="${escapeHtml(media.url)}" alt="${escapeHtml(alt || media.alt || '')}"${size} loading="lazy" />`
 }
 
+// Lexical's text format bits (NodeFormat).
+const FORMATS: [bit: number, tag: string][] = [
+  [1, 'strong'],
+  [2, 'em'],
+  [4, 's'],
+  [8, 'u'],
+  [16, 'code'],
+  [32, 'sub'],
+  [64, 'sup'],
+]
+
 function converters(highlighter: Highlighter, media: Map<string, MediaLike>): HTMLConvertersFunction {
   return ({ defaultConverters }) => ({
     ...defaultConverters,
+    // Strikethrough and underline as <s> and <u>: Payload writes them as styled spans, and the sanitizer keeps no style on a span.
+    text: ({ node }) => {
+      const { text, format } = node as unknown as { text: string; format?: number }
+      return FORMATS.reduce((html, [bit, tag]) => ((format ?? 0) & bit ? `<${tag}>${html}</${tag}>` : html), escapeHtml(text))
+    },
+    // Lists as Markdown renders them: a nested list inside the item above it (Lexical keeps it in an item of its
+    // own, which shows an empty bullet once the sanitizer drops Payload's classes), and a numbered list's start.
+    list: (args) => {
+      const list = args.node as unknown as AnyNode & { listType?: string; start?: number }
+      if (list.listType === 'check') return (defaultConverters.list as (a: typeof args) => string)(args)
+      const items: string[] = []
+      for (const item of list.children ?? []) {
+        const kids = item.children ?? []
+        const html = args.nodesToHTML({ nodes: kids, parent: { ...item, parent: list } as never }).join('')
+        if (items.length && kids.length && kids.every((k) => k.type === 'list')) items[items.length - 1] += html
+        else items.push(html)
+      }
+      const tag = list.listType === 'number' ? 'ol' : 'ul'
+      const start = tag === 'ol' && list.start && list.start !== 1 ? ` start="${list.start}"` : ''
+      return `<${tag}${start}>${items.map((item) => `<li>${item}</li>`).join('')}</${tag}>`
+    },
     upload: ({ node }) => {
       const id = mediaId(node as AnyNode)
       return id === undefined ? '' : `<figure>${imageHtml(media.get(String(id)), (node as AnyNode).fields?.alt)}</figure>`

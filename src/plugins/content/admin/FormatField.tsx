@@ -7,6 +7,7 @@
 import {
   ConfirmationModal,
   FieldDescription,
+  FieldError,
   FieldLabel,
   useDocumentInfo,
   useField,
@@ -84,7 +85,7 @@ function useBodyFollowsFormat(format: Format) {
 }
 
 export const FormatField: SelectFieldClientComponent = ({ field, path }) => {
-  const { value, setValue } = useField<Format>({ path: path ?? field.name })
+  const { value, setValue, showError, errorMessage } = useField<Format>({ path: path ?? field.name })
   const { id } = useDocumentInfo()
   const markdown = useFormFields(([fields]) => fields.markdown?.value) as string | undefined
   const content = useFormFields(([fields]) => fields.content?.value)
@@ -121,11 +122,16 @@ export const FormatField: SelectFieldClientComponent = ({ field, path }) => {
           </label>
         ))}
       </div>
-      <FieldDescription path={path} description="Switching converts the body into the other format when you save; the old body is kept." />
+      {/* A switch that would change the body is refused on save, naming what would change (conversionCheck.ts). */}
+      <FieldError path={path} showError={showError} message={errorMessage} />
+      <FieldDescription
+        path={path}
+        description="Switching converts the body into the other format when you save; the old body is kept. A switch that would change what readers see is refused, naming the parts."
+      />
       <ConfirmationModal
         modalSlug={MODAL_SLUG}
         heading={`Switch to ${pending ? LABELS[pending] : ''}?`}
-        body="When you save, the body is converted into the new format. The body in the current format stays stored alongside until the next switch; check the result before publishing."
+        body="When you save, the body is converted into the new format. The body in the current format stays stored alongside until the next switch. If anything would look different to readers, the save is refused and the parts are named."
         confirmLabel="Switch and convert"
         onConfirm={() => {
           if (pending) setValue(pending)
