@@ -14,10 +14,15 @@
  * Both: no framing (`frame-ancestors 'none'` and `X-Frame-Options: DENY`),
  * `nosniff`, `Referrer-Policy: strict-origin-when-cross-origin`, no plugins,
  * `base-uri` and `form-action` 'self', and HSTS when BASE_URL is https.
+ * `Cross-Origin-Opener-Policy` only where browsers honour it (https,
+ * localhost, loopback): on a plain-HTTP host Chromium ignores it and logs a
+ * console error on every page.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import helmet, { type HelmetOptions } from 'helmet'
+
+import { trustworthy } from './plainHttpFetchSite'
 
 type Directives = Record<string, string[]>
 
@@ -46,8 +51,9 @@ export const ADMIN_DIRECTIVES: Directives = {
   'worker-src': ["'self'", 'blob:'],
 }
 
-function options(directives: Directives, https: boolean): HelmetOptions {
+function options(directives: Directives, https: boolean, honoursOpenerPolicy: boolean): HelmetOptions {
   return {
+    crossOriginOpenerPolicy: honoursOpenerPolicy ? { policy: 'same-origin' } : false,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: https ? { ...directives, 'upgrade-insecure-requests': [] } : directives,
@@ -81,8 +87,9 @@ function headersOf(middleware: ReturnType<typeof helmet>): HeaderList {
 
 export function securityHeaders({ baseUrl }: { baseUrl: string }): SecurityHeaders {
   const https = baseUrl.startsWith('https://')
-  const site = headersOf(helmet(options(SITE_DIRECTIVES, https)))
-  const admin = headersOf(helmet(options(ADMIN_DIRECTIVES, https)))
+  const coop = trustworthy(new URL(baseUrl))
+  const site = headersOf(helmet(options(SITE_DIRECTIVES, https, coop)))
+  const admin = headersOf(helmet(options(ADMIN_DIRECTIVES, https, coop)))
   return (_req, res, owner) => {
     for (const [name, value] of owner === 'next' ? admin : site) res.setHeader(name, value)
   }
