@@ -454,6 +454,7 @@ export interface Follow {
   id: number;
   article: number | Article;
   follower?: (number | null) | User;
+  articleTitle?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -848,6 +849,7 @@ export interface NotificationsSelect<T extends boolean = true> {
 export interface FollowsSelect<T extends boolean = true> {
   article?: T;
   follower?: T;
+  articleTitle?: T;
   updatedAt?: T;
   createdAt?: T;
 }

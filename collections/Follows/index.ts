@@ -11,7 +11,7 @@ import { publishedArticle } from '../Replies/access'
  */
 export const Follows: CollectionConfig = {
   slug: 'follows',
-  admin: { defaultColumns: ['article', 'follower', 'createdAt'], group: 'People', description: 'Readers who get an e-mail for every new reply to an article.' },
+  admin: { useAsTitle: 'articleTitle', defaultColumns: ['article', 'follower', 'createdAt'], group: 'People', description: 'Readers who get an e-mail for every new reply to an article.' },
   access: {
     read: ownsOr('notifications.manage', 'follower'),
     create: signedIn,
@@ -31,6 +31,8 @@ export const Follows: CollectionConfig = {
     },
     // Stamped with the signed-in reader (stampOwner), hence not `required`: validation runs before the stamp.
     { name: 'follower', type: 'relationship', relationTo: 'users', index: true, access: { update: () => false } },
+    // What the admin titles a follow by (no column: read through the relationship).
+    { name: 'articleTitle', type: 'text', virtual: 'article.title', admin: { readOnly: true, hidden: true } },
   ],
   // One follow per article and reader: following twice changes nothing.
   indexes: [{ fields: ['article', 'follower'], unique: true }],

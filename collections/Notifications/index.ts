@@ -6,7 +6,7 @@ import { countUnreadAfterChange, countUnreadAfterDelete } from './hooks/countUnr
 /** In-site notifications are written by jobs (overrideAccess), read and marked read by their recipient. */
 export const Notifications: CollectionConfig = {
   slug: 'notifications',
-  admin: { defaultColumns: ['recipient', 'kind', 'article', 'actor', 'readAt', 'createdAt'], group: 'People' },
+  admin: { useAsTitle: 'kind', defaultColumns: ['recipient', 'kind', 'article', 'actor', 'readAt', 'createdAt'], group: 'People' },
   access: {
     read: ownsOr('notifications.manage', 'recipient'),
     create: () => false,

@@ -125,6 +125,8 @@ async function normalizeMultipart(request: Request): Promise<Request | Response>
 /** The request as Payload reads it, or a 400 answer when its body cannot be read. */
 export async function normalizeRequestBody(request: Request): Promise<Request | Response> {
   if (!WRITE_METHODS.has(request.method.toUpperCase())) return request
+  // A read sent as a POST (the admin's relationship inputs do, when the query is long): its form body is the query, which Payload reads itself.
+  if (request.headers.get('x-payload-http-method-override')?.toUpperCase() === 'GET') return request
   const type = mediaTypeOf(request)
   if (type === 'application/json') return normalizeJson(request)
   if (type === 'application/x-www-form-urlencoded') return normalizeForm(request)

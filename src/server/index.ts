@@ -20,6 +20,7 @@ import { enforceBodyLimit } from './bodyLimit'
 import { guardAdminView, isGuardedAdminView } from './guardedAdminViews'
 import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
+import { refuseNulInUrl } from './nulBytes'
 import { plainHttpFetchSite } from './plainHttpFetchSite'
 import { ownerOf } from './routes'
 import { securityHeaders } from './securityHeaders'
@@ -118,6 +119,7 @@ export async function startWebServer(
     const owner = ownerOf(req.url)
     setSecurityHeaders(req, res, owner)
     if (enforceBodyLimit(req, res, bodyLimits)) return
+    if (refuseNulInUrl(req, res)) return
     if (owner === 'health') {
       const ready = Boolean(nextHandler && astro)
       res.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })

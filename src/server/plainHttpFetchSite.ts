@@ -20,8 +20,8 @@
  */
 import type { IncomingMessage } from 'node:http'
 
-/** Whether browsers treat an origin as potentially trustworthy (and so send it Fetch Metadata). */
-function trustworthy(url: URL): boolean {
+/** Whether browsers treat an origin as potentially trustworthy (and so send it Fetch Metadata, and honour its Cross-Origin-Opener-Policy). */
+export function trustworthy(url: URL): boolean {
   if (url.protocol === 'https:') return true
   const host = url.hostname.toLowerCase()
   return host === 'localhost' || host.endsWith('.localhost') || host.startsWith('127.') || host === '[::1]'

@@ -14,6 +14,9 @@
  * Both: no framing (`frame-ancestors 'none'` and `X-Frame-Options: DENY`),
  * `nosniff`, `Referrer-Policy: strict-origin-when-cross-origin`, no plugins,
  * `base-uri` and `form-action` 'self', and HSTS when BASE_URL is https.
+ * `Cross-Origin-Opener-Policy` only where browsers honour it (https,
+ * localhost, loopback): on a plain-HTTP host Chromium ignores it and logs a
+ * console error on every page.
  *
  * The sign-in routes (`/login/<provider>`, its callback and unlink) send
  * `Referrer-Policy: no-referrer` instead: their URLs carry a one-time code and
@@ -23,6 +26,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
 import helmet, { type HelmetOptions } from 'helmet'
+
+import { trustworthy } from './plainHttpFetchSite'
 
 type Directives = Record<string, string[]>
 
@@ -53,8 +58,9 @@ export const ADMIN_DIRECTIVES: Directives = {
 
 type ReferrerPolicy = 'strict-origin-when-cross-origin' | 'no-referrer'
 
-function options(directives: Directives, https: boolean, referrer: ReferrerPolicy = 'strict-origin-when-cross-origin'): HelmetOptions {
+function options(directives: Directives, https: boolean, honoursOpenerPolicy: boolean, referrer: ReferrerPolicy = 'strict-origin-when-cross-origin'): HelmetOptions {
   return {
+    crossOriginOpenerPolicy: honoursOpenerPolicy ? { policy: 'same-origin' } : false,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: https ? { ...directives, 'upgrade-insecure-requests': [] } : directives,
@@ -88,9 +94,10 @@ function headersOf(middleware: ReturnType<typeof helmet>): HeaderList {
 
 export function securityHeaders({ baseUrl }: { baseUrl: string }): SecurityHeaders {
   const https = baseUrl.startsWith('https://')
-  const site = headersOf(helmet(options(SITE_DIRECTIVES, https)))
-  const admin = headersOf(helmet(options(ADMIN_DIRECTIVES, https)))
-  const signIn = headersOf(helmet(options(ADMIN_DIRECTIVES, https, 'no-referrer')))
+  const coop = trustworthy(new URL(baseUrl))
+  const site = headersOf(helmet(options(SITE_DIRECTIVES, https, coop)))
+  const admin = headersOf(helmet(options(ADMIN_DIRECTIVES, https, coop)))
+  const signIn = headersOf(helmet(options(ADMIN_DIRECTIVES, https, coop, 'no-referrer')))
   return (req, res, owner) => {
     const list = owner !== 'next' ? site : req.url?.startsWith('/login/') ? signIn : admin
     for (const [name, value] of list) res.setHeader(name, value)

@@ -13,39 +13,13 @@ import pg from 'pg'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { contentMatchesName, curlCommands, outputFileOf } from '../helpers/apiDocs'
 import { startApp, type RunningApp } from '../helpers/app'
 import { waitUntil } from '../helpers/waitUntil'
 
 const run = promisify(execFile)
 const DOC = path.resolve(import.meta.dirname, '../../docs/API.md')
 const PASSWORD = 'inkwell-demo' // the demo seed's (SEED_PASSWORD's default)
-
-export type DocCommand = { line: number; expect: number; command: string }
-
-/** Each `# expect NNN` line in a ```sh block and the curl command under it (with its `\` continuations). */
-export function curlCommands(markdown: string): DocCommand[] {
-  const commands: DocCommand[] = []
-  const lines = markdown.split('\n')
-  let inShell = false
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!
-    if (line.startsWith('```')) {
-      inShell = !inShell && line.trim() === '```sh'
-      continue
-    }
-    const expectation = inShell ? /^# expect (\d{3})\b/.exec(line) : null
-    if (!expectation) continue
-    let command = ''
-    let j = i + 1
-    for (; j < lines.length && !lines[j]!.startsWith('```'); j++) {
-      command += lines[j]!.replace(/\\$/, '') + ' '
-      if (!lines[j]!.endsWith('\\')) break
-    }
-    commands.push({ line: i + 1, expect: Number(expectation[1]), command: command.trim() })
-    i = j
-  }
-  return commands
-}
 
 let app: RunningApp
 let workDir: string
@@ -158,6 +132,10 @@ describe('docs/API.md', () => {
       const { stdout } = await run('bash', ['-c', `${filled} --write-out '\\n%{http_code}'`], { cwd: workDir, maxBuffer: 16 * 1024 * 1024 })
       const answered = Number(stdout.trim().split('\n').pop())
       if (answered !== status) failures.push(`docs/API.md:${line} answered ${answered}, expected ${status}: ${command}\n${stdout.slice(0, 400)}`)
+      // A 200 can still be the wrong answer: a session example must be signed in, a saved file must be what its name says.
+      if (/\/api\/users\/me\b/.test(command) && /"user":null/.test(stdout)) failures.push(`docs/API.md:${line} is not signed in: ${command}\n${stdout.slice(0, 400)}`)
+      const saved = outputFileOf(command)
+      if (saved && !contentMatchesName(saved, readFileSync(path.join(workDir, saved)))) failures.push(`docs/API.md:${line} saves ${saved}, which is not what its name says`)
     }
     expect(failures).toEqual([])
   }, 300_000)

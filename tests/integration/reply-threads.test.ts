@@ -201,6 +201,23 @@ describe('notifications for answers and follows', () => {
     ])
   })
 
+  it('tells the author of the answered answer, not the top-level reply’s, and the article’s author, once each', async () => {
+    const top = await reply(cast.reader, 'Top-level question')
+    const answer = await reply(cast.otherAuthor, 'An answer in the thread', { parent: top.id })
+    await syncJobsIdle()
+    const before = inbox.messages.length
+    const answerToAnswer = await reply(cast.admin, 'Answering the answer, marker-aa', { parent: answer.id })
+    expect(answerToAnswer.parent).toMatchObject({ id: top.id })
+    const mails = await mailsAbout(before, 'marker-aa', 2)
+    expect(mails.map(recipient).sort()).toEqual(['author2@example.test', 'author@example.test'])
+    expect(mails.find((m) => recipient(m) === 'author2@example.test')!.subject).toContain('answered your reply')
+    const kinds = await t.payload.find({ collection: 'notifications', where: { reply: { equals: answerToAnswer.id } }, depth: 0 })
+    expect(kinds.docs.map((n) => [n.kind, n.recipient]).sort()).toEqual([
+      ['answer', cast.otherAuthor.id],
+      ['reply', cast.author.id],
+    ])
+  })
+
   it('lets a reader follow an article, mails them each new reply with List-Unsubscribe headers, and not their own', async () => {
     const follow = await rest(cast.admin, 'POST', '/follows', { article: articleId })
     expect(follow.status).toBe(201)

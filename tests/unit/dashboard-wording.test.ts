@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 
-import { busiest, viewsSentence } from '../../src/plugins/dashboard/admin/wording'
+import { busiest, groupSummary, viewsSentence } from '../../src/plugins/dashboard/admin/wording'
 
 const days = (views: number[]) => views.map((n, i) => ({ label: `Nov ${i + 1}`, views: n }))
 
@@ -18,5 +18,13 @@ describe('dashboard wording', () => {
 
   it('keeps "none yet" where it reads as an answer ("Busiest day for replies: none yet")', () => {
     expect(busiest(days([0, 0]), 'views')).toBe('none yet')
+  })
+
+  it('says untagged articles have no tag, not that nothing was published (issue 26)', () => {
+    const range = 'the last 30 days'
+    expect(groupSummary([], 3, range, 'tag')).toBe('None of the 3 articles published in the last 30 days has a tag.')
+    expect(groupSummary([], 1, range, 'category')).toBe('The article published in the last 30 days has no category.')
+    expect(groupSummary([], 0, range, 'tag')).toBe('No articles were published in the last 30 days.')
+    expect(groupSummary([{ name: 'News', articles: 3 }], 3, range, 'category')).toBe('In the last 30 days, News leads with 3 published articles; 1 shown, most first.')
   })
 })

@@ -32,6 +32,15 @@ describe('security headers', () => {
     expect(h.get('content-security-policy')).toContain('upgrade-insecure-requests')
   })
 
+  it('send Cross-Origin-Opener-Policy only where browsers honour it: https, localhost and loopback, not a plain-HTTP host (issue 26)', async () => {
+    for (const baseUrl of ['https://blog.example.com', 'http://localhost:3000', 'http://127.0.0.1:3000', 'http://blog.localhost:3000']) {
+      for (const owner of ['astro', 'next'] as const) expect((await headersFrom(baseUrl, owner)).get('cross-origin-opener-policy'), `${baseUrl} ${owner}`).toBe('same-origin')
+    }
+    for (const baseUrl of ['http://inkwell.test:3000', 'http://192.168.1.20:3000', 'http://blog.example.com']) {
+      for (const owner of ['astro', 'next'] as const) expect((await headersFrom(baseUrl, owner)).get('cross-origin-opener-policy'), `${baseUrl} ${owner}`).toBeNull()
+    }
+  })
+
   it('send no HSTS for an http site', async () => {
     expect((await headersFrom('http://localhost:3000', 'astro')).get('strict-transport-security')).toBeNull()
   })

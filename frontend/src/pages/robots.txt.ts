@@ -1,8 +1,9 @@
 import type { APIRoute } from 'astro'
 
 import { siteOrigin } from '../lib/feed'
+import { robotsTxt } from '../lib/robots'
 
 export const GET: APIRoute = () =>
-  new Response(`User-agent: *\nDisallow: /admin\nDisallow: /api\n\nSitemap: ${siteOrigin()}/sitemap.xml\n`, {
+  new Response(robotsTxt(siteOrigin()), {
     headers: { 'content-type': 'text/plain; charset=utf-8', 'x-cache-tags': 'settings' },
   })

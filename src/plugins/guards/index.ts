@@ -3,6 +3,7 @@ import type { CollectionConfig, Config, GlobalConfig, Plugin } from 'payload'
 import { requireDocumentBody, requireNumericId, wordClientErrors } from '../../../hooks/clientErrors'
 import { guardSortPaths } from '../../../hooks/guardSortPaths'
 import { refuseForbiddenCharacters, refuseForbiddenCharactersInGlobal } from '../../../hooks/refuseForbiddenCharacters'
+import { refuseNulInQuery } from '../../../hooks/refuseNulInQuery'
 import { authSecretFields, timestampFields } from '../../fields/serverOwned'
 
 /**
@@ -11,7 +12,7 @@ import { authSecretFields, timestampFields } from '../../fields/serverOwned'
  *  - the authentication fields of auth collections can be neither written,
  *    read, filtered nor sorted on by a client, directly or across a relationship;
  *  - no text, in any collection or global, holds a character that PostgreSQL
- *    or XML refuses (400 naming the field);
+ *    or XML refuses (400 naming the field), and no query asks for one (400);
  *  - a client's mistake (no readable body, an id that names nothing) answers
  *    4xx naming the field and the rule, never 500.
  * Last in the plugin list, so it sees every collection.
@@ -34,7 +35,7 @@ function guardCollection(collection: CollectionConfig): CollectionConfig {
     fields: [...collection.fields, ...serverOwned],
     hooks: {
       ...collection.hooks,
-      beforeOperation: [requireNumericId, requireDocumentBody, guardSortPaths, ...(collection.hooks?.beforeOperation ?? [])],
+      beforeOperation: [requireNumericId, requireDocumentBody, guardSortPaths, refuseNulInQuery, ...(collection.hooks?.beforeOperation ?? [])],
       beforeValidate: [refuseForbiddenCharacters, ...(collection.hooks?.beforeValidate ?? [])],
     },
   }

@@ -1,5 +1,6 @@
 /**
- * A reply was posted: tell the author of the reply it answers, and everyone
+ * A reply was posted: tell the author of the reply it answers (the answered
+ * one, not the top-level reply an answer to an answer is filed under), and everyone
  * following the article, in-site and by e-mail. The article's author is told
  * by `notify-article-author`, and the reply's writer hears of nothing they did.
  *
@@ -13,20 +14,21 @@ import { deliverNotification, type NotificationKind } from './deliverNotificatio
 import { loadReplyAndArticle } from './notifyArticleAuthor'
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from './unsubscribe'
 
-export type NotifyReplyThreadData = { replyId: number }
+/** `answeredReplyId`: the reply that was answered, when it is not the top-level `parent` the answer is filed under. */
+export type NotifyReplyThreadData = { replyId: number; answeredReplyId?: number }
 
 const FOLLOWS_BATCH = 500
 
 type Recipient = { kind: NotificationKind; followId?: number }
 
-export async function notifyReplyThread(payload: Payload, { replyId }: NotifyReplyThreadData): Promise<void> {
+export async function notifyReplyThread(payload: Payload, { replyId, answeredReplyId }: NotifyReplyThreadData): Promise<void> {
   const found = await loadReplyAndArticle(payload, 'notify-reply-thread', replyId)
   if (!found) return
   const { reply, article } = found
   const skip = new Set([relationId(reply.author), relationId(article.author)])
   const recipients = new Map<number, Recipient>()
 
-  const parentId = relationId(reply.parent)
+  const parentId = answeredReplyId ?? relationId(reply.parent)
   if (parentId) {
     const parent = await payload.findByID({ collection: 'replies', id: parentId, depth: 0, disableErrors: true, overrideAccess: true })
     const parentAuthor = relationId(parent?.author)

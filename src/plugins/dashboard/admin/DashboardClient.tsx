@@ -13,7 +13,7 @@ import { Area, AreaChart, Bar, BarChart, CartesianGrid, Legend, Line, LineChart,
 import type { Period } from '../queries'
 import type { DashboardData } from '../stats'
 import { bucketLabel, ChartFigure, percent, rangeLabel, sumOf, type Column } from './ChartFigure'
-import { busiest, viewsSentence } from './wording'
+import { busiest, groupSummary, viewsSentence } from './wording'
 
 const PALETTES = {
   light: { articles: '#2563eb', replies: '#c2410c', users: '#047857', views: '#7c3aed', grid: '#e4e4e7', text: '#3f3f46' },
@@ -147,8 +147,8 @@ function DashboardBody({ data, palette, onArticle }: { data: DashboardData; pale
             <Area type="linear" dataKey="views" name="Views" stroke={palette.views} fill={palette.views} fillOpacity={0.25} isAnimationActive={false} />
           </AreaChart>
         </ChartFigure>
-        <GroupChart id="categories" title="Articles per category" rows={data.categories} data={data} palette={palette} />
-        <GroupChart id="tags" title="Articles per tag" rows={data.tags} data={data} palette={palette} />
+        <GroupChart id="categories" title="Articles per category" group="category" rows={data.categories} data={data} palette={palette} />
+        <GroupChart id="tags" title="Articles per tag" group="tag" rows={data.tags} data={data} palette={palette} />
       </div>
       <ArticleViewsChart data={data} palette={palette} onArticle={onArticle} />
     </div>
@@ -196,11 +196,9 @@ function Totals({ data }: { data: DashboardData }) {
   )
 }
 
-function GroupChart({ id, title, rows, data, palette }: { id: string; title: string; rows: DashboardData['tags']; data: DashboardData; palette: Palette }) {
-  const top = rows[0]
-  const summary = top
-    ? `In ${rangeLabel(data)}, ${top.name} leads with ${top.articles.toLocaleString('en')} published articles; ${rows.length} shown, most first.`
-    : `No articles were published in ${rangeLabel(data)}.`
+function GroupChart({ id, title, group, rows, data, palette }: { id: string; title: string; group: 'tag' | 'category'; rows: DashboardData['tags']; data: DashboardData; palette: Palette }) {
+  const published = data.series.reduce((sum, point) => sum + point.articles, 0)
+  const summary = groupSummary(rows, published, rangeLabel(data), group)
   return (
     <ChartFigure
       id={id}

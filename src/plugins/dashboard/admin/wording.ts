@@ -25,3 +25,22 @@ export function viewsSentence(rows: { label: string; views: number }[], range: s
   const total = rows.reduce((sum, row) => sum + Number(row.views), 0)
   return `${prefix}${counted(total, 'view', 'views')} in ${range}${busiestClause(rows, 'views', busiestSubject)}.`
 }
+
+/**
+ * The summary of an "articles per tag / category" chart. With no rows it tells
+ * apart a period with nothing published from articles that carry no tag (or
+ * category): the tag chart used to say nothing was published while the
+ * category chart beside it counted three.
+ */
+export function groupSummary(
+  rows: { name: string; articles: number }[],
+  publishedInRange: number,
+  range: string,
+  group: 'tag' | 'category',
+): string {
+  const top = rows[0]
+  if (top) return `In ${range}, ${top.name} leads with ${top.articles.toLocaleString('en')} published articles; ${rows.length} shown, most first.`
+  if (publishedInRange <= 0) return `No articles were published in ${range}.`
+  if (publishedInRange === 1) return `The article published in ${range} has no ${group}.`
+  return `None of the ${publishedInRange.toLocaleString('en')} articles published in ${range} has a ${group}.`
+}

@@ -16,6 +16,7 @@ import type { TextareaFieldClientComponent } from 'payload'
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 
 import * as commands from './commands'
+import { ImageIcon, LinkIcon, ListIcon, QuoteIcon, TableIcon } from './icons'
 import { IMAGE_TYPES, uploadImage } from './uploadImage'
 import { usePreview } from './usePreview'
 import { useScrollSync } from './useScrollSync'
@@ -161,13 +162,13 @@ export function MarkdownEditor({
           {tool('Heading 3', 'Ctrl+Alt+3', run(commands.heading(3)), 'H3')}
           {tool('Bold', 'Ctrl+B', run(commands.bold), <b>B</b>)}
           {tool('Italic', 'Ctrl+I', run(commands.italic), <i>I</i>)}
-          {tool('Link', 'Ctrl+K', run(commands.link), '🔗')}
-          {tool('Quote', 'Ctrl+Shift+.', run(commands.quote), '❝')}
-          {tool('Bulleted list', 'Ctrl+Shift+8', run(commands.bulletList), '•')}
+          {tool('Link', 'Ctrl+K', run(commands.link), <LinkIcon />)}
+          {tool('Quote', 'Ctrl+Shift+.', run(commands.quote), <QuoteIcon />)}
+          {tool('Bulleted list', 'Ctrl+Shift+8', run(commands.bulletList), <ListIcon />)}
           {tool('Numbered list', 'Ctrl+Shift+7', run(commands.numberedList), '1.')}
           {tool('Code block', 'Ctrl+Alt+C', run(commands.codeBlock), '</>')}
-          {tool('Image', '', () => fileInputRef.current?.click(), '🖼')}
-          {tool('Table', '', run(commands.table), '▦')}
+          {tool('Image', '', () => fileInputRef.current?.click(), <ImageIcon />)}
+          {tool('Table', '', run(commands.table), <TableIcon />)}
         </span>
         <span className="markdown-editor__group markdown-editor__group--view">
           {tool('Preview', 'Ctrl+Alt+P', togglePreview, 'Preview', mode === 'preview')}
