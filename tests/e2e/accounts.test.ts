@@ -57,9 +57,11 @@ describe('accounts in the browser', () => {
   it('registers with the image captcha, keeping the fields when the captcha is wrong, and signs the new reader in', async () => {
     const register = new RegisterPage(page, app.url)
     await register.open()
-    await register.fill({ email: EMAIL, name: 'E2E Reader', password: PASSWORD, captcha: (await captchaAnswer()) + 'x' })
+    // A wrong captcha and a mismatched password again: both are reported at once (issue 26 §5).
+    await register.fill({ email: EMAIL, name: 'E2E Reader', password: PASSWORD, passwordConfirm: PASSWORD + '!', captcha: (await captchaAnswer()) + 'x' })
     await register.submit()
     await expect(register.fieldError('captcha').textContent()).resolves.toMatch(/do not match/)
+    await expect(register.fieldError('passwordConfirm').textContent()).resolves.toMatch(/differ/)
     await expect(register.field('E-mail').inputValue()).resolves.toBe(EMAIL)
     await expect(register.field('Name').inputValue()).resolves.toBe('E2E Reader')
 

@@ -47,14 +47,18 @@ describe('captcha', () => {
     expect(cookie).toMatch(/SameSite=Lax/)
   })
 
-  it('is checked before anything else: with a wrong answer, no other field is judged', async () => {
+  it('is reported with every other mistake of the form at once (issue 26 §5)', async () => {
     const b = browser()
+    await b.solveCaptcha()
+    const empty = await b.request('/api/accounts/register', { json: {} })
+    expect(empty.status).toBe(400)
+    expect(Object.keys(apiErrorOf(await empty.json()).fields).sort()).toEqual(['captcha', 'email', 'name', 'password'])
+
     const answer = await b.solveCaptcha()
-    const reply = await b.request('/api/accounts/register', {
-      json: { email: 'once@example.test', name: '', password: 'short', passwordConfirm: 'other', captcha: answer + 'x' },
+    const mismatched = await b.request('/api/accounts/register', {
+      json: { email: 'not-an-address', name: 'Someone', password: 'a-long-enough-passphrase', passwordConfirm: 'other', captcha: answer + 'x' },
     })
-    expect(reply.status).toBe(400)
-    expect(Object.keys(apiErrorOf(await reply.json()).fields)).toEqual(['captcha'])
+    expect(Object.keys(apiErrorOf(await mismatched.json()).fields).sort()).toEqual(['captcha', 'email', 'passwordConfirm'])
   })
 
   it('limits picture generation per IP (429 after 30 in 15 minutes)', async () => {
@@ -157,5 +161,16 @@ describe('registration', () => {
     const reply = await browser().request('/api/users', { json: { email: 'bypass@example.test', password: 'analytical-engine', name: 'Bypass' } })
     expect(reply.status).toBe(403)
     expect(await userCount()).toBe(before)
+  })
+
+  it('is checked before anything stored is consulted: with a wrong answer, a taken address is not revealed', async () => {
+    const b = browser()
+    const first = await b.solveCaptcha()
+    expect((await b.request('/api/accounts/register', { json: { ...validUser('taken@example.test'), captcha: first } })).status).toBe(201)
+    const c = browser()
+    const answer = await c.solveCaptcha()
+    const reply = await c.request('/api/accounts/register', { json: { ...validUser('taken@example.test'), captcha: answer + 'x' } })
+    expect(reply.status).toBe(400)
+    expect(Object.keys(apiErrorOf(await reply.json()).fields)).toEqual(['captcha'])
   })
 })

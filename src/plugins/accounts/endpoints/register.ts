@@ -30,10 +30,23 @@ const checkYourMail = (email: string) =>
     { status: 201, headers: noStore() },
   )
 
+/** The form's own mistakes, judged without reading anything stored (so they may be told with a wrong captcha). */
+function formErrors(body: { email?: string; name?: string; password?: string; passwordConfirm?: string }): FieldErrors {
+  const errors: FieldErrors = {}
+  const badEmail = emailProblem(normalEmail(body.email))
+  if (badEmail) errors.email = badEmail
+  if (!(body.name ?? '').trim()) errors.name = 'Enter your name.'
+  const weak = passwordProblem(body.password)
+  if (weak) errors.password = weak
+  else if (body.password !== body.passwordConfirm) errors.passwordConfirm = 'The two passwords differ.'
+  return errors
+}
+
 /**
- * POST /api/accounts/register — captcha, e-mail, name, password twice. After
- * the per-IP limit, the captcha is checked before anything else, so no other
- * answer (a taken address, a weak password) is given to a program that cannot read it.
+ * POST /api/accounts/register — captcha, e-mail, name, password twice. Every
+ * mistake of the form is reported at once, the captcha's with the others; but
+ * nothing stored (a taken address) is consulted before the captcha is right,
+ * so a program that cannot read it learns nothing a person could not see in the form's rules.
  * With REGISTER_VERIFY_EMAIL, a taken address answers exactly as a new one
  * (the owner gets a mail instead), so registration does not tell who has an account.
  */
@@ -41,20 +54,15 @@ export const registerEndpoint = (options: AccountsOptions) =>
   accountEndpoint('post', '/register', async (req, body) => {
     // Every attempt counts toward the per-IP limit, with or without a right captcha.
     await limitByIp(req, 'register')
+    const errors = formErrors(body)
     const captchaResult = await checkCaptcha(req.payload, cookieValue(req, CAPTCHA_COOKIE), body.captcha)
-    if (captchaResult === 'wrong') return fieldErrors({ captcha: 'The characters do not match the picture. Try the new one.' })
-    if (captchaResult !== 'ok') return fieldErrors({ captcha: 'The picture has expired. Type the characters of the new one.' })
+    const unanswered = typeof body.captcha !== 'string' || body.captcha.trim() === ''
+    if (captchaResult === 'wrong') errors.captcha = unanswered ? 'Type the characters of the picture.' : 'The characters do not match the picture. Try the new one.'
+    else if (captchaResult !== 'ok') errors.captcha = 'The picture has expired. Type the characters of the new one.'
+    if (Object.keys(errors).length) return fieldErrors(errors)
 
     const email = normalEmail(body.email)
     const name = (body.name ?? '').trim()
-    const errors: FieldErrors = {}
-    const badEmail = emailProblem(email)
-    if (badEmail) errors.email = badEmail
-    if (!name) errors.name = 'Enter your name.'
-    const weak = passwordProblem(body.password)
-    if (weak) errors.password = weak
-    else if (body.password !== body.passwordConfirm) errors.passwordConfirm = 'The two passwords differ.'
-    if (Object.keys(errors).length) return fieldErrors(errors)
 
     if (await emailTaken(req, email)) {
       if (!options.verifyEmail) return fieldErrors({ email: 'An account with this e-mail already exists.' })
