@@ -5,6 +5,7 @@
  * drawn with a CJK font when one is installed (scripts/ensure-fonts.sh
  * installs Noto CJK) rather than as empty boxes.
  */
+import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 
 import { LRUCache } from 'lru-cache'
@@ -126,11 +127,15 @@ export function parseCardRequest(input: Record<string, unknown>): { value: CardR
 }
 
 /**
- * Whether text in CJK scripts is drawn with real glyphs: two different
- * characters must not come out as the same (missing-glyph) box.
+ * Whether fontconfig, which the card renderer (Pango, through sharp) asks for
+ * a font per character, knows one for Chinese. Asked of fontconfig rather than
+ * judged from pixels: without a font Pango draws a box holding the character's
+ * code, so two characters' boxes differ and look like glyphs. `env` lets a
+ * test point fontconfig at another configuration (FONTCONFIG_FILE).
  */
-export async function cjkFontInstalled(): Promise<boolean> {
-  const draw = (text: string) => sharp({ text: { text, font: 'sans-serif 24', rgba: true } }).raw().toBuffer()
-  const [first, second] = await Promise.all([draw('你'), draw('好')])
-  return !first.equals(second)
+export function cjkFontInstalled({ env = process.env }: { env?: NodeJS.ProcessEnv } = {}): Promise<boolean> {
+  return new Promise((resolve) => {
+    // No fc-list means no fontconfig tools; scripts/ensure-fonts.sh installs both.
+    execFile('fc-list', [':lang=zh', 'family'], { env, timeout: 10_000 }, (error, stdout) => resolve(!error && stdout.trim() !== ''))
+  })
 }
