@@ -10,6 +10,7 @@
 import { createLocalReq, type Payload } from 'payload'
 import { generateCookie, parseCookies } from 'payload/shared'
 
+import { limitRequestByIp, RateLimited } from '../../lib/rateLimit'
 import { safeRedirect } from '../../lib/safeRedirect'
 import { SWITCHED_NO_CREDENTIALS, switchedFrom } from '../../lib/switchedSession'
 import { linkToUser, signInOrRegister } from './accounts'
@@ -135,6 +136,14 @@ export async function startSignIn(payload: Payload, request: Request, providerId
   const flow = oauthOptions(payload)
   const settings = configuredProvider(providerId, flow)
   if (!flow || !settings) return notFound()
+  // Every start stores a sign-in in flight: limited per address (and the store is bounded, attempts.ts).
+  try {
+    await limitRequestByIp(payload, request, 'oauthStart', 'Too many sign-ins started from your address.')
+  } catch (error) {
+    if (!(error instanceof RateLimited)) throw error
+    const headers = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': String(error.retryAfterSeconds) }
+    return new Response(error.message, { status: 429, headers })
+  }
   const linking = new URL(request.url).searchParams.get('intent') === 'link'
   let linkUserId: number | undefined
   if (linking) {
