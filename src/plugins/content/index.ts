@@ -1,12 +1,18 @@
-import type { Plugin } from 'payload'
+import type { Config, Plugin } from 'payload'
 
 import { Articles } from '../../../collections/Articles'
 import { Categories } from '../../../collections/Categories'
 import { createMedia } from '../../../collections/Media'
+import { remoteFileErrorsAsBadRequestInGraphQL } from '../../../collections/Media/hooks/remoteFileErrors'
 import { Replies } from '../../../collections/Replies'
 import { Tags } from '../../../collections/Tags'
 import { addToConfig } from '../addToConfig'
 
 /** Articles with their taxonomy, replies and uploads. */
-export const contentPlugin = (options: { mediaDir: string }): Plugin =>
-  addToConfig({ collections: [Articles, Categories, Tags, Replies, createMedia({ staticDir: options.mediaDir })] })
+export const contentPlugin =
+  (options: { mediaDir: string }): Plugin =>
+  (config: Config): Config => {
+    const withCollections = addToConfig({ collections: [Articles, Categories, Tags, Replies, createMedia({ staticDir: options.mediaDir })] })(config) as Config
+    // GraphQL's errors reach only the config's afterError hooks, not the collection's.
+    return { ...withCollections, hooks: { ...withCollections.hooks, afterError: [...(withCollections.hooks?.afterError ?? []), remoteFileErrorsAsBadRequestInGraphQL] } }
+  }
