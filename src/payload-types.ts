@@ -77,10 +77,10 @@ export interface Config {
     replies: Reply;
     media: Media;
     links: Link;
-    'user-switches': UserSwitch;
     notifications: Notification;
     follows: Follow;
     'access-tokens': AccessToken;
+    'user-switches': UserSwitch;
     'payload-kv': PayloadKv;
     'payload-locked-documents': PayloadLockedDocument;
     'payload-preferences': PayloadPreference;
@@ -98,10 +98,10 @@ export interface Config {
     replies: RepliesSelect<false> | RepliesSelect<true>;
     media: MediaSelect<false> | MediaSelect<true>;
     links: LinksSelect<false> | LinksSelect<true>;
-    'user-switches': UserSwitchesSelect<false> | UserSwitchesSelect<true>;
     notifications: NotificationsSelect<false> | NotificationsSelect<true>;
     follows: FollowsSelect<false> | FollowsSelect<true>;
     'access-tokens': AccessTokensSelect<false> | AccessTokensSelect<true>;
+    'user-switches': UserSwitchesSelect<false> | UserSwitchesSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
     'payload-locked-documents': PayloadLockedDocumentsSelect<false> | PayloadLockedDocumentsSelect<true>;
     'payload-preferences': PayloadPreferencesSelect<false> | PayloadPreferencesSelect<true>;
@@ -167,6 +167,10 @@ export interface User {
    */
   activedAt?: string | null;
   unreadNotifications?: number | null;
+  /**
+   * A password change revokes every personal access token of the account, unless this is checked with it. The mail about the change says which happened.
+   */
+  keepAccessTokens?: boolean | null;
   updatedAt: string;
   createdAt: string;
   email: string;
@@ -412,20 +416,6 @@ export interface Link {
   createdAt: string;
 }
 /**
- * Every use of the debug-only user switcher.
- *
- * This interface was referenced by `Config`'s JSON-Schema
- * via the `definition` "user-switches".
- */
-export interface UserSwitch {
-  id: number;
-  actor?: (number | null) | User;
-  action: 'switch' | 'back';
-  target?: (number | null) | User;
-  updatedAt: string;
-  createdAt: string;
-}
-/**
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "notifications".
  */
@@ -482,6 +472,22 @@ export interface AccessToken {
   publicId?: string | null;
   secretHash?: string | null;
   lastUsedAt?: string | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * Every use of the debug-only user switcher.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "user-switches".
+ */
+export interface UserSwitch {
+  id: number;
+  actor?: (number | null) | User;
+  action: 'switch' | 'back' | 'act';
+  target?: (number | null) | User;
+  operation?: string | null;
+  subject?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -550,10 +556,6 @@ export interface PayloadLockedDocument {
         value: number | Link;
       } | null)
     | ({
-        relationTo: 'user-switches';
-        value: number | UserSwitch;
-      } | null)
-    | ({
         relationTo: 'notifications';
         value: number | Notification;
       } | null)
@@ -564,6 +566,10 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'access-tokens';
         value: number | AccessToken;
+      } | null)
+    | ({
+        relationTo: 'user-switches';
+        value: number | UserSwitch;
       } | null);
   globalSlug?: string | null;
   user: {
@@ -619,6 +625,7 @@ export interface UsersSelect<T extends boolean = true> {
   roles?: T;
   activedAt?: T;
   unreadNotifications?: T;
+  keepAccessTokens?: T;
   updatedAt?: T;
   createdAt?: T;
   email?: T;
@@ -818,17 +825,6 @@ export interface LinksSelect<T extends boolean = true> {
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
- * via the `definition` "user-switches_select".
- */
-export interface UserSwitchesSelect<T extends boolean = true> {
-  actor?: T;
-  action?: T;
-  target?: T;
-  updatedAt?: T;
-  createdAt?: T;
-}
-/**
- * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "notifications_select".
  */
 export interface NotificationsSelect<T extends boolean = true> {
@@ -865,6 +861,19 @@ export interface AccessTokensSelect<T extends boolean = true> {
   publicId?: T;
   secretHash?: T;
   lastUsedAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "user-switches_select".
+ */
+export interface UserSwitchesSelect<T extends boolean = true> {
+  actor?: T;
+  action?: T;
+  target?: T;
+  operation?: T;
+  subject?: T;
   updatedAt?: T;
   createdAt?: T;
 }

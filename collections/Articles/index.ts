@@ -1,6 +1,6 @@
 import type { CollectionConfig } from 'payload'
 
-import { can, fieldCan, ownsOr } from '../../src/access'
+import { can, fieldCan, ownsWithOr } from '../../src/access'
 import { languageField } from '../../src/fields/language'
 import { stampOwner } from '../../hooks/stampOwner'
 import { publishedOrOwn } from './access'
@@ -25,8 +25,9 @@ export const Articles: CollectionConfig = {
   access: {
     read: publishedOrOwn,
     create: can('articles.create'),
-    update: ownsOr('articles.update.any'),
-    delete: ownsOr('articles.delete.any'),
+    // Their author edits and deletes an article only while their role still lets them write articles.
+    update: ownsWithOr('articles.create', 'articles.update.any'),
+    delete: ownsWithOr('articles.create', 'articles.delete.any'),
   },
   defaultSort: '-publishedAt',
   // One per list query (home, latest replies, category, author); see src/migrations/20261123_130000_list_indexes.ts.

@@ -1,9 +1,11 @@
 import path from 'node:path'
 import type { CollectionConfig } from 'payload'
 
-import { anyone, can, fieldCan, ownsOr } from '../../src/access'
+import { anyone, can, fieldCan, ownsWithOr } from '../../src/access'
 import { stampOwner } from '../../hooks/stampOwner'
 import { limitUploadRate } from './hooks/limitUploadRate'
+import { remoteFileErrorsAsBadRequest } from './hooks/remoteFileErrors'
+import { storeSniffedType } from './hooks/storeSniffedType'
 
 export type MediaOptions = { staticDir: string }
 
@@ -14,10 +16,14 @@ export function createMedia({ staticDir }: MediaOptions): CollectionConfig {
     access: {
       read: anyone,
       create: can('media.create'),
-      update: ownsOr('media.update.any', 'owner'),
-      delete: ownsOr('media.delete.any', 'owner'),
+      update: ownsWithOr('media.create', 'media.update.any', 'owner'),
+      delete: ownsWithOr('media.create', 'media.delete.any', 'owner'),
     },
-    hooks: { beforeOperation: [limitUploadRate], beforeChange: [stampOwner('owner', 'media.update.any')] },
+    hooks: {
+      beforeOperation: [limitUploadRate, storeSniffedType],
+      beforeChange: [stampOwner('owner', 'media.update.any')],
+      afterError: [remoteFileErrorsAsBadRequest],
+    },
     upload: {
       staticDir: path.resolve(staticDir),
       // Raster images only: SVG can carry script.

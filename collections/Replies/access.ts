@@ -44,13 +44,15 @@ export const replyableArticle = publishedArticle('You can only reply to a publis
 export const REPLY_EDIT_WINDOW_MINUTES = 15
 
 /**
- * Holders of `replies.update.any` edit any reply; everyone else only their
- * own, and only within the edit window. A query, so REST, GraphQL and the
+ * Holders of `replies.update.any` edit any reply; holders of `replies.create`
+ * only their own, and only within the edit window. A query, so REST, GraphQL and the
  * Local API all refuse a late or foreign edit in the database's own filter.
  */
 export const ownRecentReplies: Access = async ({ req }) => {
   if (!req.user) return false
   if (await hasPermission(req, 'replies.update.any')) return true
+  // Ownership alone grants no write: a writer whose role lost replies.create edits nothing.
+  if (!(await hasPermission(req, 'replies.create'))) return false
   const windowStart = new Date(Date.now() - REPLY_EDIT_WINDOW_MINUTES * 60_000).toISOString()
   const ownRecent: Where = { and: [{ author: { equals: req.user.id } }, { createdAt: { greater_than: windowStart } }] }
   return ownRecent

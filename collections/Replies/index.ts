@@ -1,6 +1,6 @@
 import type { CollectionConfig } from 'payload'
 
-import { can, fieldCan, ownsOr } from '../../src/access'
+import { can, fieldCan, ownsWithOr } from '../../src/access'
 import { stampOwner } from '../../hooks/stampOwner'
 import { answerableParent, ownRecentReplies, replyableArticle, repliesOnReadableArticles } from './access'
 import { attachToTopLevel } from './hooks/attachToTopLevel'
@@ -22,9 +22,9 @@ export const Replies: CollectionConfig = {
   access: {
     read: repliesOnReadableArticles,
     create: can('replies.create'),
-    // Their writer edits a reply for a short while; deleting their own is always allowed.
+    // Their writer edits a reply for a short while and deletes it any time, while their role still lets them reply.
     update: ownRecentReplies,
-    delete: ownsOr('replies.delete.any'),
+    delete: ownsWithOr('replies.create', 'replies.delete.any'),
   },
   // Newest first, in the admin's list and for API reads that name no order (the site's threads ask for oldest first).
   defaultSort: '-createdAt',

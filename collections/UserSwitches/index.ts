@@ -6,7 +6,8 @@ const nobody = () => false
 
 /**
  * The user switcher's log: every switch and every switch back, with who, whom
- * and when. Written only by the switcher's endpoints; nobody edits or deletes
+ * and when, and every write made while switched (`act`: the owner acting as
+ * the user, the operation and the document). Written only by the switcher's endpoints; nobody edits or deletes
  * it through any API, and only holders of users.switch read it.
  */
 export const UserSwitches: CollectionConfig = {
@@ -15,7 +16,7 @@ export const UserSwitches: CollectionConfig = {
   admin: {
     group: 'People',
     useAsTitle: 'action',
-    defaultColumns: ['createdAt', 'actor', 'action', 'target'],
+    defaultColumns: ['createdAt', 'actor', 'action', 'target', 'operation', 'subject'],
     description: 'Every use of the debug-only user switcher.',
   },
   defaultSort: '-createdAt',
@@ -30,9 +31,13 @@ export const UserSwitches: CollectionConfig = {
       options: [
         { label: 'Switched to', value: 'switch' },
         { label: 'Switched back from', value: 'back' },
+        { label: 'Acted as', value: 'act' },
       ],
     },
     { name: 'target', label: 'Whom', type: 'relationship', relationTo: 'users', index: true },
+    // For `act`: what the owner did while switched (create, update, delete) and to what ("articles 12", "global site-settings").
+    { name: 'operation', type: 'text', maxLength: 20 },
+    { name: 'subject', type: 'text', maxLength: 200 },
   ],
   timestamps: true,
 }

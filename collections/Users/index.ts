@@ -1,7 +1,8 @@
-import type { CollectionConfig } from 'payload'
+import { validations, type CollectionConfig, type TextFieldSingleValidation } from 'payload'
 
 import { anyone, fieldCan, fieldSelfOr, hasPermission } from '../../src/access'
 import { passwordResetMail } from '../../src/lib/accountMail'
+import { displayNameProblem } from '../../src/lib/displayName'
 import { emailProblem } from '../../src/lib/emailAddress'
 import { managerOfLesser, selfOrManagerOfLesser } from './access'
 import { resetMailArgs } from './hooks/resetMailArgs'
@@ -102,7 +103,14 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
         },
         hooks: { afterRead: [() => undefined] },
       },
-      { name: 'name', type: 'text', required: true, maxLength: 80 },
+      {
+        name: 'name',
+        type: 'text',
+        required: true,
+        maxLength: 80,
+        // One line of visible text: no line breaks, tabs or other control characters (src/lib/displayName.ts).
+        validate: ((value, args) => displayNameProblem(value) ?? validations.text(value, args)) satisfies TextFieldSingleValidation,
+      },
       { name: 'avatar', type: 'upload', relationTo: 'media' },
       { name: 'introduction', type: 'textarea', maxLength: 2000 },
       {

@@ -1,6 +1,6 @@
 /**
  * Access rules read like sentences in collection configs:
- *   delete: ownsOr('articles.delete.any')
+ *   delete: ownsWithOr('articles.create', 'articles.delete.any')
  * Each returns `true`, `false`, or a query so the database does the filtering.
  */
 import type { Access, FieldAccess, PayloadRequest, Where } from 'payload'
@@ -29,12 +29,33 @@ export const publicReadManagedBy = (permission: string) => ({
   delete: can(permission),
 })
 
-/** Holders of the permission see everything; others only rows whose `field` is themselves. */
+/**
+ * Holders of the permission see everything; others only rows whose `field` is
+ * themselves. For reads, and for writes to personal rows anyone signed in may
+ * make (follows, notifications, tokens, sign-in identities). Never for writes
+ * to rows whose creation a role grants: use ownsWithOr there.
+ */
 export const ownsOr =
   (permission: string, field = 'author'): Access =>
   async ({ req }) => {
     if (!req.user) return false
     if (await hasPermission(req, permission)) return true
+    return { [field]: { equals: req.user.id } } satisfies Where
+  }
+
+/**
+ * Writes to rows a role lets one make: holders of `anyPermission` change any
+ * row; holders of `ownPermission` (the one that let them create it) only rows
+ * whose `field` is themselves. Ownership alone grants nothing: an author
+ * demoted to reader no longer edits, publishes or deletes what they wrote, by
+ * session, token, REST, GraphQL or the Local API.
+ */
+export const ownsWithOr =
+  (ownPermission: string, anyPermission: string, field = 'author'): Access =>
+  async ({ req }) => {
+    if (!req.user) return false
+    if (await hasPermission(req, anyPermission)) return true
+    if (!(await hasPermission(req, ownPermission))) return false
     return { [field]: { equals: req.user.id } } satisfies Where
   }
 

@@ -80,6 +80,39 @@ export function verifyEmailMail({ siteName, baseUrl, token, name }: { siteName: 
 
 export type AccountChange = 'password' | 'email'
 
+/**
+ * What a password change or reset did to the account's personal access
+ * tokens: revoked (the default) or kept (the account holder chose to). Noted
+ * in the request context by the access-token feature, read by the account
+ * mail so it says what happened; absent when the account had none.
+ */
+export type TokenOutcome = { action: 'revoked' | 'kept'; publicIds: string[] }
+
+const TOKEN_OUTCOMES = 'inkwellTokenOutcomes'
+
+export function noteTokenOutcome(context: Record<string, unknown>, userId: number | string, outcome: TokenOutcome): void {
+  const outcomes = (context[TOKEN_OUTCOMES] ??= {}) as Record<string, TokenOutcome>
+  outcomes[String(userId)] = outcome
+}
+
+/** The outcome noted for this user in this request, taken (so a later change in the same request is told its own). */
+export function takeTokenOutcome(context: Record<string, unknown>, userId: number | string): TokenOutcome | undefined {
+  const outcomes = context[TOKEN_OUTCOMES] as Record<string, TokenOutcome> | undefined
+  const outcome = outcomes?.[String(userId)]
+  if (outcomes) delete outcomes[String(userId)]
+  return outcome
+}
+
+function tokenLines(tokens: TokenOutcome | undefined, baseUrl: string): Paragraph[] {
+  if (!tokens || tokens.publicIds.length === 0) return []
+  const count = tokens.publicIds.length
+  const which = `${count === 1 ? 'personal access token' : `${count} personal access tokens`} (${tokens.publicIds.map((id) => `iwt_${id}_…`).join(', ')})`
+  const profile = `${baseUrl}/profile#tokens`
+  return tokens.action === 'revoked'
+    ? [[`Your ${which} ${count === 1 ? 'was' : 'were'} revoked with the old password: scripts using ${count === 1 ? 'it' : 'them'} stop working. Make new ones on your profile (${profile}) if you need them.`]]
+    : [[`Your ${which} ${count === 1 ? 'was' : 'were'} kept, as chosen with the change: ${count === 1 ? 'it still works' : 'they still work'}. If this change was not you, revoke ${count === 1 ? 'it' : 'them'} on your profile (${profile}).`]]
+}
+
 /** Sent to the address the account had before the change, so a takeover cannot pass unnoticed. */
 export function accountChangedMail({
   siteName,
@@ -87,11 +120,20 @@ export function accountChangedMail({
   changes,
   name,
   newEmail,
-}: { siteName: string; baseUrl: string; changes: AccountChange[]; name?: string | null; newEmail?: string | null }): AccountMail {
+  tokens,
+}: {
+  siteName: string
+  baseUrl: string
+  changes: AccountChange[]
+  name?: string | null
+  newEmail?: string | null
+  tokens?: TokenOutcome
+}): AccountMail {
   const forgot = `${baseUrl}/password/forgot`
   const what: Paragraph[] = [
     ...(changes.includes('password') ? [['The password of your account was changed.']] : []),
     ...(changes.includes('email') ? [[`The e-mail address of your account was changed to ${newEmail ?? 'another address'}.`]] : []),
+    ...tokenLines(tokens, baseUrl),
   ]
   return accountMail({
     subject: `Your ${siteName} account was changed`,

@@ -37,10 +37,10 @@ function trimDashes(text: string): string {
 /** Longest part of a client's file name that is looked at: the stored name keeps 60 characters anyway. */
 const NAME_LOOKED_AT = 200
 
-/** A safe stored name: the user's base name (letters, digits, dashes) with the sniffed extension. */
-export function avatarFileName(original: string, ext: string): string {
+/** A safe stored name: the user's base name (letters, digits, dashes) with the sniffed extension (media uploads use it too). */
+export function avatarFileName(original: string, ext: string, fallback = 'avatar'): string {
   const p = AVATAR_NAME_PATTERNS
   const last = (original.split(p.directory).pop() ?? '').slice(-NAME_LOOKED_AT)
   const base = trimDashes(last.replace(p.extension, '').replace(p.unsafe, '-')).slice(0, 60)
-  return `${base || 'avatar'}.${ext}`
+  return `${base || fallback}.${ext}`
 }

@@ -12,7 +12,7 @@ import { pluginOptionsOf } from '../plugins/pluginOptions'
 import { poolOf } from './pool'
 import { connectRedis, whenReady } from './redis'
 
-export type RateLimitedAction = 'register' | 'login' | 'passwordReset' | 'captcha' | 'reply' | 'upload'
+export type RateLimitedAction = 'register' | 'login' | 'passwordReset' | 'captcha' | 'reply' | 'upload' | 'oauthStart'
 
 type Window = { points: number; duration: number }
 
@@ -23,6 +23,8 @@ export const RATE_LIMITS = {
   passwordReset: { points: 5, duration: 15 * 60 },
   // A person needs a few pictures per form; a solver farm needs thousands.
   captcha: { points: 30, duration: 15 * 60 },
+  // Each start of a sign-in with a provider stores a row until it is used or expires.
+  oauthStart: { points: 30, duration: 15 * 60 },
 } satisfies Record<string, Window>
 
 /**
@@ -50,8 +52,10 @@ function windows(settings: RateLimitSettings): Record<RateLimitedAction, Window>
 }
 
 export class RateLimited extends APIError {
+  readonly retryAfterSeconds: number
   constructor(retryAfterSeconds: number, what = 'Too many attempts from your address.') {
     super(`${what} Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`, 429, undefined, true)
+    this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds))
   }
 }
 
@@ -119,6 +123,12 @@ export function clientIp(req: Pick<PayloadRequest, 'headers' | 'payloadAPI'>): s
 export async function limitByIp(req: PayloadRequest, action: RateLimitedAction): Promise<void> {
   const ip = clientIp(req)
   if (ip) await limitByKey(req, action, ip)
+}
+
+/** The same for a route served outside Payload's handlers (the sign-in routes under /login): the request's address. */
+export async function limitRequestByIp(payload: Payload, request: Request, action: RateLimitedAction, what?: string): Promise<void> {
+  const ip = clientIp({ headers: request.headers, payloadAPI: 'REST' })
+  if (ip) await limitByKey({ payload } as PayloadRequest, action, ip, what)
 }
 
 /** Counts one attempt for `key` (an address, a user id); throws a 429 RateLimited when the window is used up. */

@@ -56,8 +56,23 @@ const SHIKI_STYLES: Record<string, RegExp[]> = Object.fromEntries(
 const SAFE_ID = /^[a-z0-9][a-z0-9_-]{0,99}$/
 
 
+/** A URL as the browser's URL parser reads it: tabs and line breaks dropped anywhere, leading spaces and controls dropped. */
+function browserUrl(href: string | undefined): string {
+  return (href ?? '').replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '')
+}
+
+/**
+ * Another host without a scheme: two leading slashes or backslashes (`//host`,
+ * `\\host`, `/\host`), which browsers all read as `//host`. Never linked to,
+ * as `allowProtocolRelative: false` already does for `//host`: the href goes.
+ */
+function isProtocolRelative(href: string | undefined): boolean {
+  return /^[\\/]{2}/.test(browserUrl(href))
+}
+
+/** A link to another site, read as a browser reads it: any `http:`/`https:` scheme, however the slashes are written (`https:\\host/`, `https:host/`). */
 function isExternal(href: string | undefined): boolean {
-  return /^https?:\/\//i.test(href ?? '')
+  return /^https?:/i.test(browserUrl(href))
 }
 
 
@@ -94,7 +109,7 @@ function imageTransform(images: ImagePolicy, siteOrigin: string, externalLinkRel
       const label = attribs.alt || attribs.title || attribs.src || 'image'
       const href = attribs.src ?? ''
       // The same attributes the link rule gives links, so sanitizing again changes nothing.
-      const link: sanitizeHtml.Attributes = isExternal(href) ? { href, rel: externalLinkRel, target: '_blank' } : { href }
+      const link: sanitizeHtml.Attributes = isProtocolRelative(href) ? {} : isExternal(href) ? { href, rel: externalLinkRel, target: '_blank' } : { href }
       return { tagName: 'a', attribs: link, text: label }
     }
     return { tagName, attribs: loading === 'lazy' || loading === 'eager' ? { ...rest, loading } : rest }
@@ -132,9 +147,10 @@ function buildOptions(externalLinkRel: string, images: ImagePolicy, siteOrigin: 
     transformTags: {
       ...Object.fromEntries(HEADINGS.map((h) => [h, keepSafeId])),
       a: (tagName, attribs) => {
-        const { rel: _rel, target: _target, ...rest } = attribs
+        const { rel: _rel, target: _target, href, ...rest } = attribs
         // rel and target are the site's decision, never the author's.
-        return { tagName, attribs: isExternal(attribs.href) ? { ...rest, rel: externalLinkRel, target: '_blank' } : rest }
+        if (href === undefined || isProtocolRelative(href)) return { tagName, attribs: rest }
+        return { tagName, attribs: isExternal(href) ? { ...rest, href, rel: externalLinkRel, target: '_blank' } : { ...rest, href } }
       },
       img: imageTransform(images, siteOrigin, externalLinkRel),
     },

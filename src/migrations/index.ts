@@ -17,6 +17,7 @@ import * as migration_20261124_180000_dashboard_rollups from './20261124_180000_
 import * as migration_20261124_190000_search_rank from './20261124_190000_search_rank';
 import * as migration_20261124_200000_articles_hidden_idx from './20261124_200000_articles_hidden_idx';
 import * as migration_20261124_210000_articles_public_order_idx from './20261124_210000_articles_public_order_idx';
+import * as migration_20261125_120000_user_switch_acts from './20261125_120000_user_switch_acts';
 
 export const migrations = [
   {
@@ -113,5 +114,10 @@ export const migrations = [
     up: migration_20261124_210000_articles_public_order_idx.up,
     down: migration_20261124_210000_articles_public_order_idx.down,
     name: '20261124_210000_articles_public_order_idx'
+  },
+  {
+    up: migration_20261125_120000_user_switch_acts.up,
+    down: migration_20261125_120000_user_switch_acts.down,
+    name: '20261125_120000_user_switch_acts'
   },
 ];

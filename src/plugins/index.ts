@@ -63,7 +63,6 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
       collections: { articles: { from: 'title', trackOrigin: true }, categories: { from: 'name' }, tags: { from: 'name' } },
       translate: env.translate,
     }),
-    userSwitch: userSwitchPlugin({ debug: env.debug, production: env.production }),
     notifications: notificationsPlugin({ baseUrl: env.baseUrl, mailFromName: env.mail.fromName }),
     jobs: jobsPlugin({
       connection: env.queueConnection,
@@ -81,6 +80,8 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     listLimits: listLimitsPlugin(),
     // Sees every collection and endpoint: the token strategy and the rules a token obeys everywhere.
     accessTokens: accessTokensPlugin(),
+    // After every plugin that adds collections: a switched session's refusals and its log of acts cover all of them.
+    userSwitch: userSwitchPlugin({ debug: env.debug, production: env.production }),
     // After every plugin that adds collections: rules all of them obey (server-owned fields, sort paths, text).
     guards: guardsPlugin(),
   }

@@ -22,6 +22,7 @@ import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
 import { refuseNulInUrl } from './nulBytes'
 import { plainHttpFetchSite } from './plainHttpFetchSite'
+import { withPrivateCaching } from './privateCaching'
 import { ownerOf } from './routes'
 import { securityHeaders } from './securityHeaders'
 import { withDefaultCacheControl } from './staticCaching'
@@ -128,6 +129,8 @@ export async function startWebServer(
     const handler = owner === 'next' ? nextHandler : astro?.handler
     if (!handler) return notReady(res)
     const pathname = req.url?.split('?')[0] ?? '/'
+    // Anything but the site's static files may depend on the visitor's session: private, no-store then.
+    if (owner === 'next' || !astro!.staticFiles.has(pathname)) withPrivateCaching(req, res)
     if (owner === 'next') {
       withDefaultCacheControl(res, pathname)
       // Admin views only some may open (the queue console) answer 403 to the others: only they pay for an auth lookup.

@@ -10,6 +10,8 @@
  * without it (nor Origin) Payload ignores the session cookie (its CSRF rule),
  * so a bare cookie is an anonymous visitor to Payload, the guard and the view.
  */
+import pg from 'pg'
+import { PgBoss } from 'pg-boss'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -77,6 +79,39 @@ describe('queue console (admin view)', () => {
       const response = await fetchPage(app.url, path, { headers: { cookie, ...navigation } })
       expect(response.status, path).toBe(200)
       expect(response.body).toContain('Jobs by state')
+    }
+  })
+
+  it('retries and deletes a failed job with the console’s buttons, through the running app in pg-boss mode (issue 27 item 7)', async () => {
+    // A job that fails for good (malformed data), sent to the app's own queue.
+    const boss = new PgBoss({ connectionString: app.databaseUrl, schema: 'pgboss', max: 1, supervise: false, schedule: false, migrate: false } as never)
+    await boss.start()
+    const failing = (await boss.send('notify-article-author', { replyId: 'never-a-number' } as never, { retryLimit: 0 } as never))!
+    await boss.stop({ graceful: false, wait: true } as never)
+    const db = new pg.Client({ connectionString: app.databaseUrl })
+    await db.connect()
+    const jobOf = async () => (await db.query<{ state: string; retry_count: number }>('select state, retry_count from pgboss.job where id = $1', [failing])).rows[0]
+    try {
+      for (let i = 0; (await jobOf())?.state !== 'failed'; i++) {
+        if (i > 300) throw new Error(`the job did not fail: ${JSON.stringify(await jobOf())}`)
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      const page = await browser.newPage()
+      await new AdminLoginPage(page, app.url).signInAs('owner@inkwell.test')
+      const queues = new QueueConsolePage(page, app.url)
+      await queues.open()
+      const row = () => queues.console().locator('tr', { hasText: failing })
+      await Promise.all([page.waitForURL(`${app.url}/admin/queues`), row().getByRole('button', { name: 'Retry' }).click()])
+      for (let i = 0; !((await jobOf())!.retry_count >= 1 && (await jobOf())!.state === 'failed'); i++) {
+        if (i > 300) throw new Error(`the retried job did not run: ${JSON.stringify(await jobOf())}`)
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      await queues.open()
+      await Promise.all([page.waitForURL(`${app.url}/admin/queues`), row().getByRole('button', { name: 'Delete' }).click()])
+      expect(await jobOf()).toBeUndefined()
+      await page.close()
+    } finally {
+      await db.end()
     }
   })
 

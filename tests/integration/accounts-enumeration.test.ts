@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { readHiddenAuthFields } from '../../src/lib/pool'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
+import { graphqlRequest } from './graphql-client'
 import { Browser, validUser } from './accounts-client'
 import { Mailbox } from './accounts-mailbox'
 
@@ -18,6 +19,7 @@ const mailbox = new Mailbox()
 // A fresh address per browser, so the per-IP limits never answer instead of the form.
 const browser = () => new Browser(t.payload, t.databaseName, `10.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`)
 const TRIES = 20
+const randomIp = () => `10.${1 + Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`
 
 type Answer = { status: number; body: string; ms: number }
 
@@ -91,6 +93,30 @@ describe('no account enumeration', () => {
     const rest = await browser().request('/api/users/login', { json: { email: 'locked@example.test', password: 'whatever-it-is' } })
     const restUnknown = await browser().request('/api/users/login', { json: { email: 'nobody@example.test', password: 'whatever-it-is' } })
     expect([rest.status, await rest.text()]).toEqual([restUnknown.status, await restUnknown.text()])
+  }, 240_000)
+
+  it('lockout over GraphQL loginUser and the Local API: a locked account answers as an unknown address does (issue 27 item 1)', async () => {
+    await t.payload.create({ collection: 'users', data: { ...validUser('locked-gql@example.test') } as never })
+    const loginUser = (email: string) => async () => {
+      const reply = await graphqlRequest(t, `mutation { loginUser(email: "${email}", password: "analytical-engine") { token } }`, { 'x-forwarded-for': randomIp() })
+      return { status: reply.status, text: async () => JSON.stringify({ data: reply.data, errors: reply.errors }) }
+    }
+    for (let i = 0; i < 5; i++) await graphqlRequest(t, `mutation { loginUser(email: "locked-gql@example.test", password: "wrong-${i}") { token } }`, { 'x-forwarded-for': randomIp() })
+    const stored = await readHiddenAuthFields(t.payload, { email: 'locked-gql@example.test' })
+    expect(stored?.lockUntil).toBeTruthy()
+    const result = await compare(
+      () => timed(loginUser('locked-gql@example.test')),
+      (i) => timed(loginUser(`nobody-gql-${i}@example.test`)),
+    )
+    expect(result.existing[0]!.body).toMatch(/incorrect/)
+    expectAlike(result, (body) => body.replace(/nobody-gql-\d+@example\.test|locked-gql@example\.test/g, '<address>'))
+    // The Local API throws the very error an unknown address gets (same class, so the same name in any answer).
+    const thrown = async (email: string) =>
+      t.payload.login({ collection: 'users', data: { email, password: 'analytical-engine' } }).then(
+        () => undefined,
+        (error: Error & { status?: number }) => [error.name, error.constructor.name, error.status, error.message],
+      )
+    expect(await thrown('locked-gql@example.test')).toEqual(await thrown('nobody-local@example.test'))
   }, 240_000)
 
   it('password forgot: an account and an unknown address', async () => {

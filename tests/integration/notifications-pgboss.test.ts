@@ -12,6 +12,7 @@ import { loadQueueConsole } from '../../src/plugins/jobs/admin/queueConsoleData'
 import { startQueue } from '../../jobs/worker'
 import { getEnv } from '../../src/lib/env'
 import { writeArticle } from '../helpers/articles'
+import { cli, form as formBody } from '../helpers/cliClient'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser } from '../helpers/restClient'
 import { startInbox, smtpEnv, type Inbox } from '../helpers/smtp'
@@ -121,6 +122,26 @@ describe('queue console', () => {
     if (auth.cookieToken) browser.cookies.set('payload-token', auth.cookieToken)
     return browser.request('/api/queue-console/jobs', { method: 'POST', body: new URLSearchParams(form).toString(), headers, origin: auth.origin })
   }
+
+  it('reads the console’s url-encoded form as the running app hands it on (turned into JSON), answering 4xx or 303, never 500 (issue 27 item 7)', async () => {
+    const owner = await tokenOf('owner@example.test')
+    // cli() sends the body through the same normalising step as the one-origin server (src/lib/requestBody.ts).
+    const send = (fields: Record<string, string>) => {
+      const { headers, body } = formBody(fields)
+      return cli(t.payload, t.databaseName, '/api/queue-console/jobs', { method: 'POST', headers: { ...headers, authorization: `JWT ${owner}` }, body })
+    }
+    const badId = await send({ action: 'retry', name: 'notify-article-author', id: 'x' })
+    expect(badId.status).toBe(400)
+    expect(badId.body.errors[0].data.errors).toEqual([{ path: 'id', message: 'must be a job id (a UUID)' }])
+    const badAction = await send({ action: 'explode', name: 'notify-article-author', id: '00000000-0000-0000-0000-000000000000' })
+    expect(badAction.status).toBe(400)
+    expect(badAction.body.errors[0].data.errors[0].path).toBe('action')
+    const failing = (await queueOf(t.payload).boss!.send('notify-article-author', { replyId: 'never-a-number' } as never, { retryLimit: 0 } as never))!
+    await waitUntil(async () => (await db.query(`select state from pgboss.job where id = $1`, [failing])).rows[0]?.state === 'failed', { what: 'the job to fail' })
+    const deleted = await send({ action: 'delete', name: 'notify-article-author', id: failing })
+    expect(deleted.status).toBe(303)
+    expect((await db.query(`select 1 from pgboss.job where id = $1`, [failing])).rows).toHaveLength(0)
+  })
 
   it('refuses the console’s actions with 403 to everyone without queue.monitor', async () => {
     const form = { action: 'delete', name: 'notify-article-author', id: '00000000-0000-0000-0000-000000000000' }

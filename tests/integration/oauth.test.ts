@@ -9,7 +9,10 @@ import type { AddressInfo } from 'node:net'
 import OAuth2Strategy from 'passport-oauth2'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { query } from '../../src/lib/pool'
+import { RATE_LIMITS } from '../../src/lib/rateLimit'
 import { importProviderAvatar } from '../../src/plugins/oauth/avatar'
+import { saveAttempt } from '../../src/plugins/oauth/attempts'
 import { classify, finishSignIn, startSignIn, unlinkProvider } from '../../src/plugins/oauth/flow'
 import { oauthErrorMessage } from '../../src/plugins/oauth/messages'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
@@ -41,8 +44,10 @@ function person(extra: Partial<TestPerson> = {}): TestPerson {
 /** The browser's side of the site: cookies, and the three route functions. */
 class SiteBrowser {
   cookies = new Map<string, string>()
+  // An address of its own, as a person's browser has: starting a sign-in is limited per address.
+  ip = `10.2.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`
   async request(path: string, { method = 'GET', site = 'same-origin' }: { method?: string; site?: string } = {}): Promise<Response> {
-    const headers = new Headers({ 'sec-fetch-site': site })
+    const headers = new Headers({ 'sec-fetch-site': site, 'x-forwarded-for': this.ip })
     if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '))
     if (method === 'POST') headers.set('origin', site === 'same-origin' ? BASE : 'https://evil.test')
     const request = new Request(BASE + path, { method, headers })
@@ -623,5 +628,32 @@ describe('issue 27: outbound requests and sign-in hardening', () => {
       expect(errorOf((await site.request(back.pathname + back.search)).headers.get('location')!)).toBe('state')
     }
     expect(await userCount()).toBe(before)
+  })
+})
+
+describe('starting a sign-in is limited (issue 27 item 5)', () => {
+  const stored = async () => Number((await query<{ n: string }>(t.payload, 'select count(*) as n from oauth_sign_in_attempts'))[0]!.n)
+
+  it('per address: beyond the limit a start answers 429 with a message and stores nothing', async () => {
+    const site = new SiteBrowser()
+    const before = await stored()
+    const { points } = RATE_LIMITS.oauthStart
+    for (let i = 0; i < points; i++) expect((await site.request('/login/github')).status).toBe(303)
+    expect(await stored()).toBe(before + points)
+    const refused = await site.request('/login/github')
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('cache-control')).toBe('no-store')
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await refused.text()).toMatch(/^Too many sign-ins started from your address\. Try again in \d+ minute/)
+    expect(await stored()).toBe(before + points)
+    // Another address still starts one.
+    expect((await new SiteBrowser().request('/login/github')).status).toBe(303)
+  })
+
+  it('the store of sign-ins in flight is bounded: the oldest go first', async () => {
+    for (let i = 0; i < 8; i++) await saveAttempt(t.payload, { state: `bounded-${i}`, provider: 'github', next: '/' }, `browser-${i}`, 5)
+    expect(await stored()).toBe(5)
+    const states = (await query<{ state: string }>(t.payload, 'select state from oauth_sign_in_attempts')).map((r) => r.state)
+    expect(states).toContain('bounded-7')
   })
 })

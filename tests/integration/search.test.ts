@@ -179,6 +179,26 @@ describe('what is searchable', () => {
   })
 })
 
+describe('the highlighter’s markers (issue 27 item 7)', () => {
+  it('are stripped from stored article text, so text cannot open or close highlights of its own', async () => {
+    const saved = await article({
+      title: 'Echidna \uE001</mark>\uE000trap\uE001 quoll',
+      excerpt: 'An \uE000excerpt',
+      markdown: 'The echidna \uE000forged\uE001 highlight',
+    })
+    const stored = await t.payload.findByID({ collection: 'articles', id: saved.id })
+    expect(stored.title).toBe('Echidna </mark>trap quoll')
+    expect(stored.excerpt).toBe('An excerpt')
+    expect(JSON.stringify(stored)).not.toMatch(/[\uE000\uE001]/)
+    const [hit] = (await search({ q: 'echidna' })).docs
+    expect(hit!.titleHtml).toBe('<mark>Echidna</mark> &lt;/mark&gt;trap quoll')
+    expect(hit!.snippetHtml).not.toContain('<mark>forged</mark>')
+    // On an update too.
+    const updated = await t.payload.update({ collection: 'articles', id: saved.id, data: { title: 'Echidna \uE000again' } })
+    expect(updated.title).toBe('Echidna again')
+  })
+})
+
 describe('hostile queries', () => {
   it('answer a normal result or a clear message, never an error', async () => {
     for (const q of ['"unbalanced quote', '"', '- OR -', 'OR', '&|!():*<->', "'; drop table articles; --", "1' or '1'='1",

@@ -177,6 +177,27 @@ describe('client mistakes answer 4xx, never 500 (item 15)', () => {
     expect((await owner.request('/api/media', { method: 'POST', body: form })).status).toBe(201)
   })
 
+  it('display names refuse line breaks and other control characters, on every path (issue 27 item 7)', async () => {
+    for (const name of ['Eve\r\nBcc: all@example.test', 'Eve\nAdmin', 'Tab\there', 'Bell\u0085', 'Evil\u202Egnp.exe', 'Line\u2028break']) {
+      const rest = await errorOf(await reader.request(`/api/users/${cast.reader.id}`, { method: 'PATCH', json: { name } }))
+      expect(rest.status, JSON.stringify(name)).toBe(400)
+      expect(rest.fields).toEqual([{ label: 'Name', path: 'name', message: expect.stringMatching(/^A name is one line of visible text: remove the line break or control character U\+[0-9A-F]{4}\.$/) }])
+      const form = await reader.request('/api/accounts/profile', { json: { name } })
+      expect(form.status).toBe(400)
+      expect(JSON.stringify(await form.json())).toContain('A name is one line of visible text')
+      const graphql = await graphqlRequest(t, `mutation { updateUser(id: ${cast.reader.id}, data: { name: ${JSON.stringify(name)} }) { name } }`, {
+        cookie: reader.cookieHeader(),
+        'sec-fetch-site': 'same-origin',
+      })
+      expect(JSON.stringify(graphql.errors)).toMatch(/name/i)
+      await expect(t.payload.create({ collection: 'users', data: { email: `n${Math.random()}@example.test`, password: PASSWORD, name } as never, overrideAccess: false })).rejects.toMatchObject({ status: 400 })
+    }
+    expect((await t.payload.findByID({ collection: 'users', id: cast.reader.id })).name).toBe('reader')
+    // Letters, spaces, emoji with joiners: fine.
+    const ok = await reader.request(`/api/users/${cast.reader.id}`, { method: 'PATCH', json: { name: 'Zoë 👩\u200D💻 Li' } })
+    expect(ok.status, await ok.text()).toBe(200)
+  })
+
   it('a validation error names the field and the rule in its message', async () => {
     const { status, message } = await errorOf(await owner.request('/api/tags', { json: { name: 'x'.repeat(41) } }))
     expect(status).toBe(400)

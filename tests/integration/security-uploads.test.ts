@@ -66,3 +66,32 @@ describe('uploads', () => {
     expect((await other.request('/api/media', { method: 'POST', body: mediaForm(small) })).status).toBe(201)
   })
 })
+
+describe('what an upload is stored as (issue 27 item 7)', () => {
+  it('a PNG/HTML polyglot sent as .html is stored as the PNG it is: .png, image/png', async () => {
+    const owner = await signedIn('owner@example.test')
+    const polyglot = Buffer.concat([await png(1), Buffer.from('<html><body><script>alert(document.domain)</script></body></html>')])
+    const form = new FormData()
+    form.set('file', new Blob([new Uint8Array(polyglot)], { type: 'text/html' }), 'page.html')
+    form.set('_payload', JSON.stringify({ alt: 'polyglot' }))
+    const reply = await owner.request('/api/media', { method: 'POST', body: form })
+    expect(reply.status, await reply.text()).toBe(201)
+    const { doc } = await reply.json()
+    expect(doc.filename).toMatch(/^page(-\d+)?\.png$/)
+    expect(doc.mimeType).toBe('image/png')
+    expect(JSON.stringify(doc)).not.toMatch(/\.html/)
+    // Through the Local API too, and a nameless base gets a plain one.
+    const local = await t.payload.create({ collection: 'media', data: { alt: 'x' }, file: { data: polyglot, mimetype: 'text/html', name: '!!!.html', size: polyglot.length } })
+    expect(local.filename).toMatch(/^image(-\d+)?\.png$/)
+  })
+
+  it('a file taken from a blocked address answers 400 naming url, not 500 (create with url, and paste-url)', async () => {
+    const owner = await signedIn('owner@example.test')
+    const create = await owner.request('/api/media', { json: { alt: 'remote', url: 'http://127.0.0.1:9/secret.png', filename: 'secret.png' } })
+    expect(create.status, await create.text()).toBe(400)
+    const body = await create.json()
+    expect(body.errors[0].data.errors[0]).toEqual({ path: 'url', message: expect.stringMatching(/^url: this address is not allowed/) })
+    const paste = await owner.request('/api/media/paste-url?src=' + encodeURIComponent('http://169.254.169.254/latest/meta-data'))
+    expect(paste.status, await paste.text()).toBe(400)
+  })
+})

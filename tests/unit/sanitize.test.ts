@@ -64,6 +64,20 @@ describe('sanitize keeps what articles need', () => {
     expect(sanitize('<a href="/local" target="_blank">x</a>')).toBe('<a href="/local">x</a>')
   })
 
+  it.each(['https:\\\\evil.example/', 'https:evil.example/', 'HTTPS://evil.example/', 'ht\ttps:evil.example/', ' https:/evil.example/'])(
+    'treats %j as the external link a browser reads (issue 27 item 7)',
+    (href) => {
+      const out = sanitize(`<a href="${href}" target="_self">x</a>`)
+      expect(out).toContain('rel="noopener noreferrer nofollow"')
+      expect(out).toContain('target="_blank"')
+      expect(sanitize(out)).toBe(out)
+    },
+  )
+
+  it.each(['\\\\evil.example/x', '/\\evil.example/x', '//evil.example/x'])('drops %j, another host without a scheme', (href) => {
+    expect(sanitize(`<a href="${href}">x</a>`)).toBe('<a>x</a>')
+  })
+
   it('keeps only the highlighter’s colour variables in style', () => {
     expect(sanitize('<span style="--shiki-light:#D73A49;--shiki-dark:#F97583;color:red;background:url(x)">k</span>')).toBe(
       '<span style="--shiki-light:#D73A49;--shiki-dark:#F97583">k</span>',

@@ -1,14 +1,16 @@
 import type { CollectionAfterChangeHook, CollectionAfterOperationHook, CollectionBeforeChangeHook, PayloadRequest } from 'payload'
 
-import { accountChangedMail, type AccountChange } from '../../../src/lib/accountMail'
+import { accountChangedMail, takeTokenOutcome, type AccountChange } from '../../../src/lib/accountMail'
 
 type MailTarget = { email?: string | null; name?: string | null }
 
-async function sendChangeMail(req: PayloadRequest, baseUrl: string, to: MailTarget, changes: AccountChange[], newEmail?: string | null) {
+async function sendChangeMail(req: PayloadRequest, baseUrl: string, to: MailTarget & { id: number }, changes: AccountChange[], newEmail?: string | null) {
   if (!to.email || changes.length === 0) return
   const settings = await req.payload.findGlobal({ slug: 'site-settings', depth: 0, overrideAccess: true, req })
   const siteName = (settings as { siteName?: string }).siteName || 'Inkwell'
-  const mail = accountChangedMail({ siteName, baseUrl, changes, name: to.name, newEmail })
+  // What the change did to the account's access tokens, when the access-token feature noted it (it is optional).
+  const tokens = changes.includes('password') ? takeTokenOutcome(req.context, to.id) : undefined
+  const mail = accountChangedMail({ siteName, baseUrl, changes, name: to.name, newEmail, tokens })
   // Awaited: a change whose warning could not be sent is reported, not silently kept.
   await req.payload.sendEmail({ to: to.email, subject: mail.subject, text: mail.text, html: mail.html })
 }
@@ -35,7 +37,7 @@ export const mailOldAddressOnChange =
       context[PASSWORD_CHANGED] = changedPasswords.filter((id) => id !== doc.id)
     }
     if (doc.email && previousDoc.email && doc.email !== previousDoc.email) changes.push('email')
-    await sendChangeMail(req, baseUrl, previousDoc, changes, doc.email)
+    await sendChangeMail(req, baseUrl, { ...previousDoc, id: doc.id }, changes, doc.email)
     return doc
   }
 
@@ -44,7 +46,7 @@ export const mailOnPasswordReset =
   (baseUrl: string): CollectionAfterOperationHook =>
   async ({ operation, result, req }) => {
     if (operation !== 'resetPassword') return result
-    const user = (result as { user?: MailTarget } | undefined)?.user
+    const user = (result as { user?: MailTarget & { id: number } } | undefined)?.user
     if (user) await sendChangeMail(req, baseUrl, user, ['password'])
     return result
   }

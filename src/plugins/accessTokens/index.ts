@@ -13,6 +13,7 @@ import {
 } from 'payload'
 
 import { AccessTokens } from '../../../collections/AccessTokens'
+import { keepAccessTokensField, revokeTokensOnPasswordChange, revokeTokensOnPasswordReset } from '../../../collections/AccessTokens/hooks/revokeOnPasswordChange'
 import {
   isReadOnlyToken,
   parseToken,
@@ -144,8 +145,16 @@ function withTokenRules(collection: CollectionConfig): CollectionConfig {
     ...collection,
     ...(auth ? { auth: { ...auth, strategies: [accessTokenStrategy, ...(auth.strategies ?? [])] } } : {}),
     endpoints: Array.isArray(collection.endpoints) ? collection.endpoints.map(guardEndpoint) : collection.endpoints,
+    ...(users ? { fields: [...collection.fields, keepAccessTokensField] } : {}),
     hooks: {
       ...collection.hooks,
+      // A password change or reset revokes the user's tokens (before the mail about it is written, which says so).
+      ...(users
+        ? {
+            beforeChange: [...(collection.hooks?.beforeChange ?? []), revokeTokensOnPasswordChange],
+            afterOperation: [revokeTokensOnPasswordReset, ...(collection.hooks?.afterOperation ?? [])],
+          }
+        : {}),
       beforeOperation: [
         refuseReadOnlyTokenWrites,
         ...(users ? [refuseCredentialChangesByToken] : []),
@@ -163,7 +172,8 @@ function withGlobalTokenRules(global: GlobalConfig): GlobalConfig {
 /**
  * Personal access tokens: the AccessTokens collection, the strategy on Users
  * that accepts them, and the rules that hold whatever path a token takes
- * (read scope writes nothing; no credential changes; no new tokens).
+ * (read scope writes nothing; no credential changes; no new tokens); a
+ * password change or reset revokes them (unless kept, visibly, with the change).
  *
  * Payload's own `useAPIKey` gives each user one unnamed key with no scope,
  * expiry or last use, readable back by the user: not what a token that may

@@ -3,6 +3,7 @@ import type { Config, Plugin } from 'payload'
 import { Permissions } from '../../../collections/Permissions'
 import { Roles } from '../../../collections/Roles'
 import { createUsers } from '../../../collections/Users'
+import { graphqlLockoutAnswersAsWrongPassword } from '../../../collections/Users/hooks/lockoutAnswer'
 import { addToConfig } from '../addToConfig'
 import { avatarEndpoint } from './endpoints/avatar'
 import { captchaEndpoint } from './endpoints/captcha'
@@ -42,5 +43,10 @@ export const accountsPlugin =
       resetPasswordEndpoint(options),
       verifyEmailEndpoint(),
     ]
-    return { ...withCollections, endpoints: [...(withCollections.endpoints ?? []), ...endpoints] }
+    return {
+      ...withCollections,
+      endpoints: [...(withCollections.endpoints ?? []), ...endpoints],
+      // GraphQL's errors reach only the config's afterError hooks, not the collection's.
+      hooks: { ...withCollections.hooks, afterError: [...(withCollections.hooks?.afterError ?? []), graphqlLockoutAnswersAsWrongPassword] },
+    }
   }

@@ -14,6 +14,7 @@ import { commitTransaction, createLocalReq, initTransaction, killTransaction, Va
 import { REGISTRATION_FORM } from '../../../collections/Users/hooks/registrationFormOnly'
 import { siteName } from '../../lib/accountHttp'
 import { verifyEmailMail } from '../../lib/accountMail'
+import { cleanDisplayName } from '../../lib/displayName'
 import { emailProblem, normalEmail } from '../../lib/emailAddress'
 import { readHiddenAuthFields, updateWithoutHooks } from '../../lib/pool'
 import type { OAuthProviderId } from './settings'
@@ -71,7 +72,7 @@ function createIdentity(req: PayloadRequest, userId: number, provider: OAuthProv
 }
 
 function displayName(profile: ProviderProfile, email: string, provider: OAuthProviderId): string {
-  const name = (profile.name ?? email.split('@')[0] ?? '').replace(/\s+/g, ' ').trim().slice(0, 80)
+  const name = cleanDisplayName(profile.name ?? email.split('@')[0] ?? '').replace(/\s+/g, ' ').trim().slice(0, 80)
   return name || `${PROVIDERS[provider].label} user`
 }
 

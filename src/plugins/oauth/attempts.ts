@@ -14,6 +14,13 @@ import { poolOf } from '../../lib/pool'
 import type { OAuthProviderId } from './settings'
 
 export const ATTEMPT_TTL_MS = 10 * 60 * 1000
+/**
+ * At most this many sign-ins in flight are kept, whoever started them: each
+ * start stores a row, so beyond the per-IP limit (RATE_LIMITS.oauthStart) the
+ * oldest are dropped (those sign-ins fail at the callback as expired ones do)
+ * and the table never grows past it.
+ */
+export const MAX_STORED_ATTEMPTS = 10_000
 /** Scoped to the sign-in routes; `__Host-` on https (Secure, no Domain, Path=/ is required by that prefix, so it is not used there). */
 export const BROWSER_COOKIE = 'inkwell-oauth'
 
@@ -32,7 +39,7 @@ const pool = poolOf
 export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url')
 const digest = (value: string) => createHash('sha256').update(value).digest('base64url')
 
-export async function saveAttempt(payload: Payload, attempt: Attempt, browserValue: string): Promise<void> {
+export async function saveAttempt(payload: Payload, attempt: Attempt, browserValue: string, maxStored = MAX_STORED_ATTEMPTS): Promise<void> {
   // Expired rows of anyone are swept by the next start, so the table stays small without a job.
   await pool(payload).query(`DELETE FROM oauth_sign_in_attempts WHERE expires_at < now()`)
   await pool(payload).query(
@@ -48,6 +55,10 @@ export async function saveAttempt(payload: Payload, attempt: Attempt, browserVal
       attempt.linkUserId ?? null,
       new Date(Date.now() + ATTEMPT_TTL_MS),
     ],
+  )
+  await pool(payload).query(
+    `DELETE FROM oauth_sign_in_attempts WHERE state IN (SELECT state FROM oauth_sign_in_attempts ORDER BY expires_at DESC OFFSET $1)`,
+    [maxStored],
   )
 }
 

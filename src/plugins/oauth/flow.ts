@@ -12,7 +12,9 @@ import { createLocalReq, type Payload } from 'payload'
 import { generateCookie, parseCookies } from 'payload/shared'
 
 import { limitedFetch, OutboundError } from '../../lib/outboundFetch'
+import { limitRequestByIp, RateLimited } from '../../lib/rateLimit'
 import { safeRedirect } from '../../lib/safeRedirect'
+import { SWITCHED_NO_CREDENTIALS, switchedFrom } from '../../lib/switchedSession'
 import { linkToUser, signInOrRegister } from './accounts'
 import { importProviderAvatar } from './avatar'
 import { ATTEMPT_TTL_MS, BROWSER_COOKIE, randomToken, takeAttempt, type Attempt } from './attempts'
@@ -65,7 +67,8 @@ function isCrossSite(request: Request, baseUrl: string): boolean {
   return origin !== null && origin !== new URL(baseUrl).origin
 }
 
-async function signedInUserId(payload: Payload, request: Request, { afterProvider = false } = {}): Promise<number | undefined> {
+/** The signed-in user's id; `'switched'` for a session switched by the debug-only user switcher, which links no provider to the user browsed as. */
+async function signedInUserId(payload: Payload, request: Request, { afterProvider = false } = {}): Promise<number | 'switched' | undefined> {
   let headers = request.headers
   if (afterProvider) {
     // Back from the provider the navigation is marked cross-site, which Payload's cookie rule refuses.
@@ -73,8 +76,12 @@ async function signedInUserId(payload: Payload, request: Request, { afterProvide
     headers = new Headers({ cookie: request.headers.get('cookie') ?? '', 'sec-fetch-site': 'same-origin' })
   }
   const { user } = await payload.auth({ headers })
+  if (switchedFrom(user)) return 'switched'
   return user && user.collection === 'users' ? (user.id as number) : undefined
 }
+
+const switchedRefusal = () =>
+  new Response(SWITCHED_NO_CREDENTIALS, { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
 
 /** Reads one JSON document from a provider's user API, with a timeout and a size limit that hold while reading. */
 async function providerJson(url: string, accessToken: string, timeoutMs: number): Promise<unknown> {
@@ -131,12 +138,22 @@ export async function startSignIn(payload: Payload, request: Request, providerId
   const flow = oauthOptions(payload)
   const settings = configuredProvider(providerId, flow)
   if (!flow || !settings) return notFound()
+  // Every start stores a sign-in in flight: limited per address (and the store is bounded, attempts.ts).
+  try {
+    await limitRequestByIp(payload, request, 'oauthStart', 'Too many sign-ins started from your address.')
+  } catch (error) {
+    if (!(error instanceof RateLimited)) throw error
+    const headers = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': String(error.retryAfterSeconds) }
+    return new Response(error.message, { status: 429, headers })
+  }
   const linking = new URL(request.url).searchParams.get('intent') === 'link'
   let linkUserId: number | undefined
   if (linking) {
     if (isCrossSite(request, flow.baseUrl)) return new Response('Start linking from your profile page on this site.', { status: 403 })
-    linkUserId = await signedInUserId(payload, request)
-    if (!linkUserId) return redirect('/login?next=/profile')
+    const signedIn = await signedInUserId(payload, request)
+    if (signedIn === 'switched') return switchedRefusal()
+    if (!signedIn) return redirect('/login?next=/profile')
+    linkUserId = signedIn
   }
   const next = linking ? '/profile' : safeRedirect(new URL(request.url).searchParams.get('next'))
   let prepared: Prepared
@@ -326,6 +343,7 @@ export async function unlinkProvider(payload: Payload, request: Request, provide
   if (isCrossSite(request, flow.baseUrl)) return new Response('This form was sent from another site.', { status: 403 })
   const { user } = await payload.auth({ headers: request.headers })
   if (!user || user.collection !== 'users') return redirect('/login?next=/profile')
+  if (switchedFrom(user)) return switchedRefusal()
   const req = await createLocalReq({ user }, payload)
   // A bulk delete reports a hook's refusal per document instead of throwing it.
   const { docs, errors } = await payload.delete({

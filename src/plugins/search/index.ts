@@ -21,6 +21,7 @@ import { indexForSearch } from './indexForSearch'
 import { reindexSearchCommand } from './reindexSearchCommand'
 import { FULL_TEXT_FIELD, searchAdminList } from './searchAdminList'
 import { searchArticles, SearchQueryError } from './searchArticles'
+import { stripHighlightMarkers } from './stripHighlightMarkers'
 
 const fullTextField: Field = {
   // Not stored: a handle for querying the full-text index (title, excerpt and body) by `fullText`.
@@ -40,6 +41,8 @@ function withSearch(articles: CollectionConfig): CollectionConfig {
     hooks: {
       ...hooks,
       beforeOperation: [...(hooks.beforeOperation ?? []), searchAdminList],
+      // The highlighter's marker characters are never stored (stripHighlightMarkers.ts).
+      beforeValidate: [stripHighlightMarkers, ...(hooks.beforeValidate ?? [])],
       // First, where it sat when the Articles collection wired it: the search row is written before any
       // other plugin's after-change work (the translation hook, cache purges) runs.
       afterChange: [indexForSearch, ...(hooks.afterChange ?? [])],

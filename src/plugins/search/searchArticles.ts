@@ -422,9 +422,10 @@ async function hitsOf(payload: Payload, ids: number[], queryValues: unknown[]): 
   )
   const byId = new Map(rows.map((r) => [r.id, r]))
   const ordered = ids.map((id) => byId.get(id)).filter((r): r is HitRow => !!r)
-  const titles = ordered.map((r) => parserText(r.title).trim())
-  const bodies = ordered.map((r) => searchableText(r.html, MAX_HEADLINE_TEXT) || parserText(r.excerpt ?? '').trim())
-  // Markers are private-use characters, which parseQuery and the text never carry through:
+  // Stored text holds no markers (stripped on save); rows saved before that rule are cleaned here too.
+  const titles = ordered.map((r) => parserText(r.title).replace(HIGHLIGHT_MARKERS, '').trim())
+  const bodies = ordered.map((r) => (searchableText(r.html, MAX_HEADLINE_TEXT) || parserText(r.excerpt ?? '').trim()).replace(HIGHLIGHT_MARKERS, ''))
+  // Markers are private-use characters, which parseQuery and the text never carry through (see above):
   // the headline is escaped as a whole and only then do the markers become <mark> tags.
   const { rows: headlines } = await db.query<{ title: string; body: string }>(
     `select ts_headline('simple', t.title, q.q, 'HighlightAll=true, StartSel=${START}, StopSel=${STOP}') as title,
@@ -449,6 +450,8 @@ async function hitsOf(payload: Payload, ids: number[], queryValues: unknown[]): 
 
 const START = '\uE000'
 const STOP = '\uE001'
+/** The highlight markers: private-use characters no stored article text may hold (stripHighlightMarkers.ts removes them on save). */
+export const HIGHLIGHT_MARKERS = /[\uE000\uE001]/g
 
 /** A headline as safe HTML: everything escaped, then the markers turned into <mark>, the spaces segmentation added removed. */
 export function highlightHtml(headline: string): string {

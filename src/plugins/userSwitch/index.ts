@@ -8,7 +8,8 @@
  *  - endpoints.ts     GET/POST /api/user-switch, POST /api/user-switch/back
  *  - ownerSession.ts  a refresh or sign-out while switched acts on the owner's own session
  *  - switchCookie.ts  the signed switch cookie, and where the switcher is active
- *  - the user-switches collection logs every switch (who, whom, when)
+ *  - switchedActs.ts a switched session makes no token and changes no credential; its every write is logged
+ *  - the user-switches collection logs every switch (who, whom, when) and every act while switched
  *  - admin/           the banner and picker in the admin header;
  *    frontend/src/components/UserSwitcher.astro: the same on the reader site
  */
@@ -21,6 +22,7 @@ import { userSwitchEndpoints } from './endpoints'
 import { endOwnerSessionOnLogout, refreshAsOwner } from './ownerSession'
 import { USER_SWITCH_KEY, type SwitcherSettings } from './switchCookie'
 import { userSwitchStrategy } from './strategy'
+import { withSwitchedActLog, withSwitchedActRules } from './switchedActs'
 
 function withStrategy(collection: CollectionConfig, settings: SwitcherSettings): CollectionConfig {
   if (collection.slug !== 'users' || !collection.auth) return collection
@@ -54,5 +56,10 @@ export const userSwitchPlugin =
       },
     })
     const withLog = withPluginOptions(parts(config) as Config, USER_SWITCH_KEY, settings)
-    return { ...withLog, collections: withLog.collections!.map((c) => withStrategy(c, settings)) }
+    return {
+      ...withLog,
+      // Composed after every plugin that adds collections (src/plugins/index.ts), so these rules see them all.
+      collections: withLog.collections!.map((c) => withSwitchedActRules(withStrategy(c, settings))),
+      globals: (withLog.globals ?? []).map(withSwitchedActLog),
+    }
   }

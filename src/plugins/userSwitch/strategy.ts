@@ -15,15 +15,13 @@ import { JWTAuthentication, type AuthStrategy, type AuthStrategyFunctionArgs, ty
 import { hasPermission } from '../../access'
 import { SWITCH_COOKIE, cookieFrom, requestHost, switcherActive, verifySwitch, type SwitchClaim, type SwitcherSettings } from './switchCookie'
 
-/** On a switched user: who is really there. Serialised with the user (the banner reads it). */
-export type SwitchedFrom = { id: number; name: string }
+import { switchedFrom, type SwitchedFrom } from '../../lib/switchedSession'
+
+/** On a switched user: who is really there (`switchedFrom`, src/lib/switchedSession.ts). Serialised with the user (the banner reads it). */
+export { switchedFrom, type SwitchedFrom }
 
 const OWNER_SESSION = Symbol.for('inkwell.switch.ownerSession')
 type Switched = TypedUser & { _strategy?: string; switchedFrom?: SwitchedFrom; [OWNER_SESSION]?: string }
-
-export function switchedFrom(user: unknown): SwitchedFrom | undefined {
-  return (user as Switched | null | undefined)?.switchedFrom
-}
 
 /** The owner's session id behind a switched user (never serialised: a symbol key). */
 export function ownerSessionOf(user: unknown): string | undefined {

@@ -47,6 +47,8 @@ export const profileEndpoint = () =>
     }
     if (Object.keys(errors).length) return fieldErrors(errors)
     if (data.email !== undefined || data.password !== undefined) data.currentPassword = body.currentPassword ?? ''
+    // A password change revokes the account's access tokens unless the form's box says to keep them (the access-token feature's rule).
+    if (data.password !== undefined && (body.keepAccessTokens === 'on' || body.keepAccessTokens === 'true')) data.keepAccessTokens = true
 
     try {
       const updated = await req.payload.update({ collection: 'users', id: user.id, data, overrideAccess: false, req, depth: 1 })

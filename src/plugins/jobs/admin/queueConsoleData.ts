@@ -12,6 +12,7 @@ import { registeredCommands } from '../../../../jobs/commands'
 import { queueOf } from '../../../../jobs/queue'
 import { deadLetterQueue } from '../../../../jobs/worker'
 import { hasPermission } from '../../../access/permissions'
+import { readBody } from '../../../lib/accountHttp'
 import { errorResponse } from '../../../lib/errorResponse'
 import { query } from '../../../lib/pool'
 
@@ -110,10 +111,11 @@ export async function handleQueueConsoleAction(req: PayloadRequest): Promise<Res
   if (!(await mayMonitorQueue(req))) {
     return Response.json({ errors: [{ message: 'The queue console needs the queue.monitor permission.' }] }, { status: 403 })
   }
-  const form = await req.formData!()
-  const name = String(form.get('name') ?? '')
-  const id = String(form.get('id') ?? '')
-  const action = String(form.get('action') ?? '')
+  // The console's form is url-encoded, which the one-origin server hands on as JSON (src/lib/requestBody.ts): read either.
+  const form = await readBody(req)
+  const name = form.name ?? ''
+  const id = form.id ?? ''
+  const action = form.action ?? ''
   const fieldError = (field: string, message: string) => errorResponse(400, { fields: { [field]: message } })
   const boss = queueOf(req.payload).boss
   if (!boss) return fieldError('name', 'QUEUE_CONNECTION=sync: there is no queue')
