@@ -1,0 +1,73 @@
+/**
+ * The hook's actions, for holders of `webhooks.manage`:
+ *   POST /api/webhooks/:id/ping           records and sends a `ping` event to this hook
+ *   POST /api/webhooks/:id/rotate-secret  draws a new secret (answered once, as `secret`); the old one signs beside it for 24 h
+ *   POST /api/webhooks/:id/redeliver      body { delivery: <id> } or { all: true } (every failed delivery of the hook)
+ */
+import type { Endpoint, PayloadRequest } from 'payload'
+
+import { enqueue } from '../../../jobs/queue'
+import { hasPermission } from '../../access'
+import { query } from '../../lib/pool'
+import { webhookOptions } from './deliver'
+import { recordEvent } from './record'
+import { newWebhookSecret } from './signing'
+
+const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } })
+
+async function hookOf(req: PayloadRequest): Promise<number | Response> {
+  if (!(await hasPermission(req, 'webhooks.manage'))) return json({ errors: [{ message: 'You are not allowed to perform this action.' }] }, 403)
+  const id = Number(req.routeParams?.id)
+  const [found] = Number.isInteger(id) ? await query<{ id: number }>(req.payload, 'select id from webhooks where id = $1', [id]) : []
+  return found ? found.id : json({ errors: [{ message: 'Not Found' }] }, 404)
+}
+
+export const pingEndpoint: Endpoint = {
+  path: '/:id/ping',
+  method: 'post',
+  handler: async (req) => {
+    const hook = await hookOf(req)
+    if (hook instanceof Response) return hook
+    const [delivery] = await recordEvent(req, 'ping', { webhook: hook, message: 'Hello from Inkwell' }, hook)
+    return json({ delivery })
+  },
+}
+
+export const rotateSecretEndpoint: Endpoint = {
+  path: '/:id/rotate-secret',
+  method: 'post',
+  handler: async (req) => {
+    const hook = await hookOf(req)
+    if (hook instanceof Response) return hook
+    const secret = newWebhookSecret()
+    const overlap = webhookOptions(req.payload).rotationOverlapMs
+    const [row] = await query<{ previous_secret_until: Date }>(
+      req.payload,
+      `update webhooks set previous_secret = secret, previous_secret_until = now() + ($2::bigint * interval '1 millisecond'), secret = $3, updated_at = now()
+        where id = $1 returning previous_secret_until`,
+      [hook, overlap, secret],
+    )
+    return json({ secret, previousSecretUntil: row!.previous_secret_until })
+  },
+}
+
+export const redeliverEndpoint: Endpoint = {
+  path: '/:id/redeliver',
+  method: 'post',
+  handler: async (req) => {
+    const hook = await hookOf(req)
+    if (hook instanceof Response) return hook
+    const body = ((await req.json?.().catch(() => ({}))) ?? {}) as { delivery?: unknown; all?: unknown }
+    const one = Number(body.delivery)
+    if (!body.all && !Number.isInteger(one)) return json({ errors: [{ message: 'Give { "delivery": <id> } or { "all": true }.', field: 'delivery' }] }, 400)
+    const rows = await query<{ id: number }>(
+      req.payload,
+      body.all
+        ? `update webhook_deliveries set status = 'pending', next_attempt_at = now(), updated_at = now() where webhook_id = $1 and status = 'failed' returning id`
+        : `update webhook_deliveries set status = 'pending', next_attempt_at = now(), updated_at = now() where webhook_id = $1 and id = $2 and status in ('failed', 'delivered') returning id`,
+      body.all ? [hook] : [hook, one],
+    )
+    for (const { id } of rows) await enqueue(req, 'deliver-webhook', { deliveryId: id }, { key: `webhook-redeliver-${id}-${Date.now()}` })
+    return json({ redelivering: rows.map((r) => r.id) })
+  },
+}
