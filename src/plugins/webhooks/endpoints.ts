@@ -4,14 +4,28 @@
  *   POST /api/webhooks/:id/rotate-secret  draws a new secret (answered once, as `secret`); the old one signs beside it for 24 h
  *   POST /api/webhooks/:id/redeliver      body { delivery: <id> } or { all: true } (every failed delivery of the hook)
  */
-import type { Endpoint, PayloadRequest } from 'payload'
+import { sql } from '@payloadcms/db-postgres'
+import { commitTransaction, initTransaction, killTransaction, type Endpoint, type PayloadRequest } from 'payload'
 
 import { enqueue } from '../../../jobs/queue'
 import { hasPermission } from '../../access'
-import { query } from '../../lib/pool'
+import { query, transactionDb } from '../../lib/pool'
 import { webhookOptions } from './deliver'
 import { recordEvent } from './record'
 import { newWebhookSecret } from './signing'
+
+/** The rows and their jobs commit together (in pg-boss mode the job is inserted through this transaction). */
+async function inTransaction<T>(req: PayloadRequest, work: () => Promise<T>): Promise<T> {
+  const started = await initTransaction(req)
+  try {
+    const result = await work()
+    if (started) await commitTransaction(req)
+    return result
+  } catch (error) {
+    if (started) await killTransaction(req)
+    throw error
+  }
+}
 
 const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } })
 
@@ -28,7 +42,7 @@ export const pingEndpoint: Endpoint = {
   handler: async (req) => {
     const hook = await hookOf(req)
     if (hook instanceof Response) return hook
-    const [delivery] = await recordEvent(req, 'ping', { webhook: hook, message: 'Hello from Inkwell' }, hook)
+    const [delivery] = await inTransaction(req, () => recordEvent(req, 'ping', { webhook: hook, message: 'Hello from Inkwell' }, hook))
     return json({ delivery })
   },
 }
@@ -60,14 +74,16 @@ export const redeliverEndpoint: Endpoint = {
     const body = ((await req.json?.().catch(() => ({}))) ?? {}) as { delivery?: unknown; all?: unknown }
     const one = Number(body.delivery)
     if (!body.all && !Number.isInteger(one)) return json({ errors: [{ message: 'Give { "delivery": <id> } or { "all": true }.', field: 'delivery' }] }, 400)
-    const rows = await query<{ id: number }>(
-      req.payload,
-      body.all
-        ? `update webhook_deliveries set status = 'pending', next_attempt_at = now(), updated_at = now() where webhook_id = $1 and status = 'failed' returning id`
-        : `update webhook_deliveries set status = 'pending', next_attempt_at = now(), updated_at = now() where webhook_id = $1 and id = $2 and status in ('failed', 'delivered') returning id`,
-      body.all ? [hook] : [hook, one],
-    )
-    for (const { id } of rows) await enqueue(req, 'deliver-webhook', { deliveryId: id }, { key: `webhook-redeliver-${id}-${Date.now()}` })
+    const rows = await inTransaction(req, async () => {
+      const db = await transactionDb(req)
+      const found = (await db.execute(
+        body.all
+          ? sql`update webhook_deliveries set status = 'pending', next_attempt_at = now(), updated_at = now() where webhook_id = ${hook} and status = 'failed' returning id`
+          : sql`update webhook_deliveries set status = 'pending', next_attempt_at = now(), updated_at = now() where webhook_id = ${hook} and id = ${one} and status in ('failed', 'delivered') returning id`,
+      )) as { rows: { id: number }[] }
+      for (const { id } of found.rows) await enqueue(req, 'deliver-webhook', { deliveryId: id }, { key: `webhook-redeliver-${id}-${Date.now()}` })
+      return found.rows
+    })
     return json({ redelivering: rows.map((r) => r.id) })
   },
 }

@@ -33,8 +33,9 @@ export const webhooksPlugin =
     const webhooks: CollectionConfig = { ...Webhooks, endpoints: [pingEndpoint, rotateSecretEndpoint, redeliverEndpoint] }
     const added = withPluginOptions(addToConfig({ collections: [webhooks, WebhookDeliveries] })(config) as Config, WEBHOOKS_KEY, options)
     const hooked: Config = { ...added, collections: added.collections!.map(withEventHooks), globals: (added.globals ?? []).map(withSettingsHook) }
-    // Retries are the plugin's own (the delivery row holds the schedule), so the job itself is tried once per send.
-    const withJob = addJobs(hooked, { 'deliver-webhook': { handler: deliverWebhook, tries: 1 } })
+    // Retries are the plugin's own (the delivery row holds the schedule), so the job itself is tried once per send;
+    // eight workers per process, since a delivery mostly waits on the receiver (up to 10 s).
+    const withJob = addJobs(hooked, { 'deliver-webhook': { handler: deliverWebhook, tries: 1, concurrency: 8 } })
     return addSchedules(withJob, [
       {
         name: 'retry-webhooks',
