@@ -29,61 +29,64 @@ async function inTransaction<T>(req: PayloadRequest, work: () => Promise<T>): Pr
 
 const json = (body: unknown, status = 200) => Response.json(body, { status, headers: { 'cache-control': 'no-store' } })
 
-async function hookOf(req: PayloadRequest): Promise<number | Response> {
-  if (!(await hasPermission(req, 'webhooks.manage'))) return json({ errors: [{ message: 'You are not allowed to perform this action.' }] }, 403)
-  const id = Number(req.routeParams?.id)
-  const [found] = Number.isInteger(id) ? await query<{ id: number }>(req.payload, 'select id from webhooks where id = $1', [id]) : []
-  return found ? found.id : json({ errors: [{ message: 'Not Found' }] }, 404)
+/** POST /api/webhooks/:id/<action>: 403 without webhooks.manage, 404 for an unknown hook, otherwise `act` with the hook's id. */
+function hookEndpoint(action: string, act: (req: PayloadRequest, hook: number) => Promise<Response>): Endpoint {
+  return {
+    path: `/:id/${action}`,
+    method: 'post',
+    handler: async (req) => {
+      if (!(await hasPermission(req, 'webhooks.manage'))) return json({ errors: [{ message: 'You are not allowed to perform this action.' }] }, 403)
+      const id = Number(req.routeParams?.id)
+      const [found] = Number.isInteger(id) ? await query<{ id: number }>(req.payload, 'select id from webhooks where id = $1', [id]) : []
+      return found ? act(req, found.id) : json({ errors: [{ message: 'Not Found' }] }, 404)
+    },
+  }
 }
 
-export const pingEndpoint: Endpoint = {
-  path: '/:id/ping',
-  method: 'post',
-  handler: async (req) => {
-    const hook = await hookOf(req)
-    if (hook instanceof Response) return hook
-    const [delivery] = await inTransaction(req, () => recordEvent(req, 'ping', { webhook: hook, message: 'Hello from Inkwell' }, hook))
-    return json({ delivery })
-  },
-}
+export const pingEndpoint = hookEndpoint('ping', async (req, hook) => {
+  const [delivery] = await inTransaction(req, () => recordEvent(req, 'ping', { webhook: hook, message: 'Hello from Inkwell' }, hook))
+  return json({ delivery })
+})
 
-export const rotateSecretEndpoint: Endpoint = {
-  path: '/:id/rotate-secret',
-  method: 'post',
-  handler: async (req) => {
-    const hook = await hookOf(req)
-    if (hook instanceof Response) return hook
-    const secret = newWebhookSecret()
-    const overlap = webhookOptions(req.payload).rotationOverlapMs
-    const [row] = await query<{ previous_secret_until: Date }>(
-      req.payload,
-      `update webhooks set previous_secret = secret, previous_secret_until = now() + ($2::bigint * interval '1 millisecond'), secret = $3, updated_at = now()
+export const rotateSecretEndpoint = hookEndpoint('rotate-secret', async (req, hook) => {
+  const secret = newWebhookSecret()
+  const overlap = webhookOptions(req.payload).rotationOverlapMs
+  const [row] = await query<{ previous_secret_until: Date }>(
+    req.payload,
+    `update webhooks set previous_secret = secret, previous_secret_until = now() + ($2::bigint * interval '1 millisecond'), secret = $3, updated_at = now()
         where id = $1 returning previous_secret_until`,
-      [hook, overlap, secret],
-    )
-    return json({ secret, previousSecretUntil: row!.previous_secret_until })
-  },
-}
+    [hook, overlap, secret],
+  )
+  return json({ secret, previousSecretUntil: row!.previous_secret_until })
+})
 
-export const redeliverEndpoint: Endpoint = {
-  path: '/:id/redeliver',
-  method: 'post',
-  handler: async (req) => {
-    const hook = await hookOf(req)
-    if (hook instanceof Response) return hook
-    const body = ((await req.json?.().catch(() => ({}))) ?? {}) as { delivery?: unknown; all?: unknown }
-    const one = Number(body.delivery)
-    if (!body.all && !Number.isInteger(one)) return json({ errors: [{ message: 'Give { "delivery": <id> } or { "all": true }.', field: 'delivery' }] }, 400)
-    const rows = await inTransaction(req, async () => {
-      const db = await transactionDb(req)
-      const found = (await db.execute(
-        body.all
-          ? sql`update webhook_deliveries set status = 'pending', next_attempt_at = now(), updated_at = now() where webhook_id = ${hook} and status = 'failed' returning id`
-          : sql`update webhook_deliveries set status = 'pending', next_attempt_at = now(), updated_at = now() where webhook_id = ${hook} and id = ${one} and status in ('failed', 'delivered') returning id`,
-      )) as { rows: { id: number }[] }
-      for (const { id } of found.rows) await enqueue(req, 'deliver-webhook', { deliveryId: id }, { key: `webhook-redeliver-${id}-${Date.now()}` })
-      return found.rows
-    })
-    return json({ redelivering: rows.map((r) => r.id) })
-  },
-}
+export const redeliverEndpoint = hookEndpoint('redeliver', async (req, hook) => {
+  const body = ((await req.json?.().catch(() => ({}))) ?? {}) as {
+    delivery?: unknown
+    all?: unknown
+  }
+  const one = Number(body.delivery)
+  if (!body.all && !Number.isInteger(one))
+    return json(
+      {
+        errors: [
+          {
+            message: 'Give { "delivery": <id> } or { "all": true }.',
+            field: 'delivery',
+          },
+        ],
+      },
+      400,
+    )
+  const rows = await inTransaction(req, async () => {
+    const db = await transactionDb(req)
+    const found = (await db.execute(
+      body.all
+        ? sql`update webhook_deliveries set status = 'pending', next_attempt_at = now(), updated_at = now() where webhook_id = ${hook} and status = 'failed' returning id`
+        : sql`update webhook_deliveries set status = 'pending', next_attempt_at = now(), updated_at = now() where webhook_id = ${hook} and id = ${one} and status in ('failed', 'delivered') returning id`,
+    )) as { rows: { id: number }[] }
+    for (const { id } of found.rows) await enqueue(req, 'deliver-webhook', { deliveryId: id }, { key: `webhook-redeliver-${id}-${Date.now()}` })
+    return found.rows
+  })
+  return json({ redelivering: rows.map((r) => r.id) })
+})
