@@ -453,7 +453,7 @@ export interface Follow {
   createdAt: string;
 }
 /**
- * Each hook receives a signed JSON POST for the events it lists. The signing secret (whsec_…) is in the answer that creates the hook, once; rotate it with POST /api/webhooks/:id/rotate-secret.
+ * Each hook receives a signed JSON POST for the events it lists. Create one with the form above the list: its signing secret (whsec_…) is shown once. In a hook: ping, rotate the secret, redeliver failures, open its delivery log.
  *
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "webhooks".
@@ -494,7 +494,7 @@ export interface Webhook {
   createdAt: string;
 }
 /**
- * Every delivery of every hook, with each attempt. Filter by hook or event; redeliver failed ones with POST /api/webhooks/:id/redeliver.
+ * Every delivery of every hook, with each attempt. Filter by hook or event; redeliver from a delivery or, for all failed ones, from its hook.
  *
  * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "webhook-deliveries".

@@ -19,11 +19,12 @@ export const WebhookDeliveries: CollectionConfig = {
     useAsTitle: 'event',
     group: 'Settings',
     defaultColumns: ['webhook', 'event', 'status', 'attemptCount', 'lastStatus', 'nextAttemptAt', 'createdAt'],
-    description: 'Every delivery of every hook, with each attempt. Filter by hook or event; redeliver failed ones with POST /api/webhooks/:id/redeliver.',
+    description: 'Every delivery of every hook, with each attempt. Filter by hook or event; redeliver from a delivery or, for all failed ones, from its hook.',
   },
   access: { read: can('webhooks.manage'), create: () => false, update: () => false, delete: can('webhooks.manage') },
   defaultSort: '-createdAt',
   fields: [
+    { name: 'actions', type: 'ui', admin: { position: 'sidebar', components: { Field: '/src/plugins/webhooks/admin/WebhookActions#RedeliverButton' } } },
     { name: 'webhook', type: 'relationship', relationTo: 'webhooks', required: true, index: true, access: serverOwned },
     { name: 'event', type: 'select', required: true, index: true, options: WEBHOOK_EVENTS.map((value) => ({ label: value, value })), access: serverOwned },
     { name: 'messageId', type: 'text', required: true, unique: true, admin: { description: 'The webhook-id header: the same on every attempt, so a receiver can drop repeats.' }, access: serverOwned },

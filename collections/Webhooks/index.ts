@@ -26,12 +26,14 @@ export const Webhooks: CollectionConfig = {
     group: 'Settings',
     defaultColumns: ['url', 'events', 'enabled', 'failingSince', 'updatedAt'],
     description:
-      'Each hook receives a signed JSON POST for the events it lists. The signing secret (whsec_…) is in the answer that creates the hook, once; rotate it with POST /api/webhooks/:id/rotate-secret.',
+      'Each hook receives a signed JSON POST for the events it lists. Create one with the form above the list: its signing secret (whsec_…) is shown once. In a hook: ping, rotate the secret, redeliver failures, open its delivery log.',
+    components: { beforeListTable: ['/src/plugins/webhooks/admin/WebhookCreator#WebhookCreator'] },
   },
   access: { read: can('webhooks.manage'), create: can('webhooks.manage'), update: can('webhooks.manage'), delete: can('webhooks.manage') },
   defaultSort: '-createdAt',
   hooks: { beforeChange: [issueWebhookSecret], afterRead: [showSecretOnce] },
   fields: [
+    { name: 'actions', type: 'ui', admin: { position: 'sidebar', components: { Field: '/src/plugins/webhooks/admin/WebhookActions#WebhookActions' } } },
     { name: 'url', type: 'text', required: true, maxLength: 2000, validate: validWebhookUrl, admin: { description: 'https only (http to loopback only when OUTBOUND_ALLOW_PRIVATE=true).' } },
     { name: 'events', type: 'json', required: true, validate: validEvents, admin: { description: `A JSON array of event names: ${WEBHOOK_EVENTS.join(', ')}.` } },
     { name: 'description', type: 'textarea', maxLength: 500 },
