@@ -6,6 +6,7 @@
  * nothing lost or repeated, 4xx not retried, a hanging receiver that holds no
  * request, redelivery, ping and secret rotation.
  */
+import { createLocalReq, initTransaction, killTransaction } from 'payload'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
 import { query } from '../../src/lib/pool'
@@ -141,13 +142,23 @@ describe('events', () => {
 })
 
 describe('delivery', () => {
-  it('delivers a burst of 200 events exactly once each', { timeout: 120_000 }, async () => {
-    const before = receiver.received.length
-    const article = await writeArticle(t.payload, cast.author as never, 'Burst')
-    for (let i = 0; i < 200; i++) await t.payload.create({ collection: 'replies', data: { article: article.id, body: `Burst ${i}` }, overrideAccess: false, user: cast.reader as never })
-    await waitUntil(async () => ofType('reply.created').filter((r) => String(r.body.data.body).startsWith('Burst ')).length >= 200, { timeoutMs: 100_000, what: 'the burst' })
-    const burst = receiver.received.slice(before).filter((r) => r.type === 'reply.created')
-    expect(new Set(burst.map((r) => r.body.data.body)).size).toBe(200)
+  it('records nothing when the change rolls back: the delivery and its job commit with it', async () => {
+    const req = await createLocalReq({}, t.payload)
+    await initTransaction(req)
+    const tag = await t.payload.create({ collection: 'tags', data: { name: 'rolled-back' }, req })
+    expect(await deliveries(`(body->'data'->>'id')::int = $1 and event = 'tag.created'`, [tag.id])).toEqual([]) // not visible outside the transaction
+    await killTransaction(req)
+    expect(await deliveries(`(body->'data'->>'id')::int = $1 and event = 'tag.created'`, [tag.id])).toEqual([])
+    const jobs = await query(t.payload, `select 1 from pgboss.job where name = 'deliver-webhook' and data->>'deliveryId' not in (select id::text from webhook_deliveries)`)
+    expect(jobs).toEqual([])
+  })
+
+  it('delivers a burst of 200 events exactly once each', { timeout: 150_000 }, async () => {
+    const names = Array.from({ length: 200 }, (_, i) => `burst-${i}`)
+    for (let i = 0; i < names.length; i += 10) await Promise.all(names.slice(i, i + 10).map((name) => t.payload.create({ collection: 'tags', data: { name } })))
+    const arrived = () => ofType('tag.created').filter((r) => names.includes(r.body.data.name) && r.answered === 204)
+    await waitUntil(async () => arrived().length >= 200, { timeoutMs: 120_000, what: 'the burst' })
+    expect(new Set(arrived().map((r) => r.body.data.name)).size).toBe(200)
     expect([...receiver.delivered().values()].every((n) => n === 1)).toBe(true)
   })
 
@@ -178,6 +189,16 @@ describe('delivery', () => {
     expect((await again.json()).redelivering).toEqual([failed!.id])
     await waitUntil(async () => (await deliveries(where, [tag.id]))[0]?.status === 'delivered', { what: 'redelivered' })
     expect(receiver.delivered().get(failed!.message_id)).toBe(1)
+    // And every failed one at once.
+    receiver.mode = { kind: 'fail', status: 404 }
+    const lost = await Promise.all(['lost-1', 'lost-2'].map((name) => t.payload.create({ collection: 'tags', data: { name } })))
+    const lostWhere = `event = 'tag.created' and (body->'data'->>'id')::int = any($1)`
+    const lostIds = lost.map((l) => l.id)
+    await waitUntil(async () => (await deliveries(lostWhere, [lostIds])).every((r) => r.status === 'failed'), { what: 'two failures' })
+    receiver.mode = { kind: 'ok' }
+    const all = await (await owner.request(`/api/webhooks/${hookId}/redeliver`, { json: { all: true } })).json()
+    expect(all.redelivering).toHaveLength(2)
+    await waitUntil(async () => (await deliveries(lostWhere, [lostIds])).every((r) => r.status === 'delivered'), { what: 'redelivered all' })
   })
 
   it('a hanging receiver ties up no request: the write returns at once, the attempt times out after 10 s and is retried', { timeout: 60_000 }, async () => {
