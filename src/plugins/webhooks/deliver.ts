@@ -147,12 +147,19 @@ async function disableIfFailingTooLong(payload: Payload, webhookId: number, opti
   }
 }
 
-/** Every due delivery (and every lapsed lease) attempted now: the `retry-webhooks` schedule and command. */
+/** Every due delivery (and every lapsed lease) attempted now (sent to the workers in pg-boss mode): the `retry-webhooks` schedule and command. */
 export async function retryDueDeliveries(payload: Payload): Promise<number> {
   const due = await query<{ id: number }>(
     payload,
     `select id from webhook_deliveries where (status = 'pending' and next_attempt_at <= now()) or (status = 'sending' and lease_until < now()) order by id limit 500`,
   )
-  for (const { id } of due) await deliverWebhook(payload, { deliveryId: id })
+  const queue = queueOf(payload)
+  if (queue.mode === 'pgboss') {
+    // Handed to the delivery workers (eight per process), so a hanging receiver holds up no sweep.
+    const minute = Math.floor(Date.now() / 60_000)
+    for (const { id } of due) await queue.boss!.send('deliver-webhook', { deliveryId: id }, { singletonKey: `webhook-sweep-${id}-${minute}` })
+    return due.length
+  }
+  for (let i = 0; i < due.length; i += 8) await Promise.all(due.slice(i, i + 8).map(({ id }) => deliverWebhook(payload, { deliveryId: id })))
   return due.length
 }
