@@ -110,6 +110,12 @@ try {
   const burst = names.map((n) => arrivals.get(n)![0]! - committedAt.get(n)!).sort((a, b) => a - b)
   const duplicates = names.filter((n) => arrivals.get(n)!.length > 1).length
 
+  const { query } = await import('../src/lib/pool')
+  const retried = await query<{ error: string | null; status: number | null; n: string }>(
+    payload,
+    `select a->>'error' as error, (a->>'status')::int as status, count(*) as n from webhook_deliveries, jsonb_array_elements(attempts) a
+      where coalesce((a->>'status')::int, 0) not between 200 and 299 group by 1, 2 order by 3 desc limit 5`,
+  )
   const row = (figure: string, goal: string, measured: string, ok: boolean) => console.log(`| ${figure} | ${goal} | ${measured} | ${ok ? 'met' : 'NOT met'} |`)
   console.log(`\nWebhook delivery, pgboss mode, receiver on loopback verifying signatures (${os.cpus().length} cores, Node ${process.version})\n`)
   console.log('| figure | goal | measured | verdict |')
@@ -119,6 +125,7 @@ try {
   row(`burst of ${BURST}: delivered`, `${BURST}`, `${names.filter((n) => arrivals.has(n)).length}`, names.every((n) => arrivals.has(n)))
   row(`burst of ${BURST}: delivered twice`, '0', `${duplicates}`, duplicates === 0)
   row('signatures that failed verification', '0', `${unverified}`, unverified === 0)
+  for (const r of retried) console.log(`failed attempt: ${r.n} × ${r.status ?? r.error}`)
   console.log(`\nburst written in ${((written - burstStarted) / 1000).toFixed(1)} s, all delivered ${((drained - burstStarted) / 1000).toFixed(1)} s after the first write`)
 } finally {
   await closePayload(payload)
