@@ -155,7 +155,7 @@ export async function retryDueDeliveries(payload: Payload): Promise<number> {
   )
   const queue = queueOf(payload)
   if (queue.mode === 'pgboss') {
-    // Handed to the delivery workers (eight per process), so a hanging receiver holds up no sweep.
+    // Handed to the delivery workers (sixteen per process), so a hanging receiver holds up no sweep.
     const minute = Math.floor(Date.now() / 60_000)
     for (const { id } of due) await queue.boss!.send('deliver-webhook', { deliveryId: id }, { singletonKey: `webhook-sweep-${id}-${minute}` })
     return due.length
