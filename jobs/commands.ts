@@ -52,6 +52,8 @@ export type JobDefinition<D = never> = {
   handler: (payload: Payload, data: D) => Promise<void>
   /** Tries in all: the first run plus retries with exponential backoff. */
   tries: number
+  /** pg-boss workers of this queue per working process (default 1): for jobs that mostly wait on the network. */
+  concurrency?: number
 }
 
 export type Registry = { commands: BlogCommand[]; schedules: BlogSchedule[]; jobs: Record<string, JobDefinition<never>> }

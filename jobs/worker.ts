@@ -69,7 +69,7 @@ export async function startQueue(payload: Payload, options: QueueOptions): Promi
 
   if (options.work) {
     for (const [name, job] of Object.entries(jobs)) {
-      await boss.work<unknown>(name, WORK_OPTIONS, async (batch) => {
+      await boss.work<unknown>(name, { ...WORK_OPTIONS, localConcurrency: job.concurrency ?? 1 }, async (batch) => {
         for (const item of batch) await job.handler(payload, item.data as never)
       })
     }

@@ -79,6 +79,8 @@ export interface Config {
     links: Link;
     notifications: Notification;
     follows: Follow;
+    webhooks: Webhook;
+    'webhook-deliveries': WebhookDelivery;
     'access-tokens': AccessToken;
     'user-switches': UserSwitch;
     'payload-kv': PayloadKv;
@@ -100,6 +102,8 @@ export interface Config {
     links: LinksSelect<false> | LinksSelect<true>;
     notifications: NotificationsSelect<false> | NotificationsSelect<true>;
     follows: FollowsSelect<false> | FollowsSelect<true>;
+    webhooks: WebhooksSelect<false> | WebhooksSelect<true>;
+    'webhook-deliveries': WebhookDeliveriesSelect<false> | WebhookDeliveriesSelect<true>;
     'access-tokens': AccessTokensSelect<false> | AccessTokensSelect<true>;
     'user-switches': UserSwitchesSelect<false> | UserSwitchesSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
@@ -449,6 +453,108 @@ export interface Follow {
   createdAt: string;
 }
 /**
+ * Each hook receives a signed JSON POST for the events it lists. Create one with the form above the list: its signing secret (whsec_…) is shown once. In a hook: ping, rotate the secret, redeliver failures, open its delivery log.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "webhooks".
+ */
+export interface Webhook {
+  id: number;
+  /**
+   * https only (http to loopback only when OUTBOUND_ALLOW_PRIVATE=true).
+   */
+  url: string;
+  /**
+   * A JSON array of event names: article.published, article.updated, article.unpublished, article.deleted, article.scheduled, reply.created, reply.deleted, user.registered, category.created, category.updated, category.deleted, tag.created, tag.updated, tag.deleted, settings.updated, ping.
+   */
+  events:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  description?: string | null;
+  enabled?: boolean | null;
+  owner?: (number | null) | User;
+  secret?: string | null;
+  previousSecret?: string | null;
+  /**
+   * The old secret keeps signing beside the new one until then.
+   */
+  previousSecretUntil?: string | null;
+  /**
+   * Set by the first failed attempt after a success; after 3 days the hook is disabled.
+   */
+  failingSince?: string | null;
+  disabledReason?: string | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * Every delivery of every hook, with each attempt. Filter by hook or event; redeliver from a delivery or, for all failed ones, from its hook.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "webhook-deliveries".
+ */
+export interface WebhookDelivery {
+  id: number;
+  webhook: number | Webhook;
+  event:
+    | 'article.published'
+    | 'article.updated'
+    | 'article.unpublished'
+    | 'article.deleted'
+    | 'article.scheduled'
+    | 'reply.created'
+    | 'reply.deleted'
+    | 'user.registered'
+    | 'category.created'
+    | 'category.updated'
+    | 'category.deleted'
+    | 'tag.created'
+    | 'tag.updated'
+    | 'tag.deleted'
+    | 'settings.updated'
+    | 'ping';
+  /**
+   * The webhook-id header: the same on every attempt, so a receiver can drop repeats.
+   */
+  messageId: string;
+  body:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  status: 'pending' | 'sending' | 'delivered' | 'failed';
+  attemptCount?: number | null;
+  nextAttemptAt?: string | null;
+  leaseUntil?: string | null;
+  lastStatus?: number | null;
+  lastError?: string | null;
+  deliveredAt?: string | null;
+  /**
+   * Each attempt: at, status, durationMs, response (first 1 KB) or error.
+   */
+  attempts?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
  * Personal access tokens for the API. Create one with the form above the list: the token is shown once. Revoke a token by deleting it.
  *
  * This interface was referenced by `Config`'s JSON-Schema
@@ -562,6 +668,14 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'follows';
         value: number | Follow;
+      } | null)
+    | ({
+        relationTo: 'webhooks';
+        value: number | Webhook;
+      } | null)
+    | ({
+        relationTo: 'webhook-deliveries';
+        value: number | WebhookDelivery;
       } | null)
     | ({
         relationTo: 'access-tokens';
@@ -846,6 +960,44 @@ export interface FollowsSelect<T extends boolean = true> {
   article?: T;
   follower?: T;
   articleTitle?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "webhooks_select".
+ */
+export interface WebhooksSelect<T extends boolean = true> {
+  url?: T;
+  events?: T;
+  description?: T;
+  enabled?: T;
+  owner?: T;
+  secret?: T;
+  previousSecret?: T;
+  previousSecretUntil?: T;
+  failingSince?: T;
+  disabledReason?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "webhook-deliveries_select".
+ */
+export interface WebhookDeliveriesSelect<T extends boolean = true> {
+  webhook?: T;
+  event?: T;
+  messageId?: T;
+  body?: T;
+  status?: T;
+  attemptCount?: T;
+  nextAttemptAt?: T;
+  leaseUntil?: T;
+  lastStatus?: T;
+  lastError?: T;
+  deliveredAt?: T;
+  attempts?: T;
   updatedAt?: T;
   createdAt?: T;
 }

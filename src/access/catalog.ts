@@ -29,6 +29,7 @@ export const PERMISSIONS: PermissionDef[] = [
   { slug: 'media.delete.any', label: 'Delete any upload', group: 'media' },
   { slug: 'links.manage', label: 'Manage friendly links', group: 'links' },
   { slug: 'notifications.manage', label: 'Read and delete anyone’s notifications', group: 'users' },
+  { slug: 'webhooks.manage', label: 'Manage webhooks and read their delivery log', group: 'admin' },
 ]
 
 export const ALL_PERMISSION_SLUGS = PERMISSIONS.map((p) => p.slug)
@@ -53,7 +54,7 @@ export const DEFAULT_ROLES: { slug: string; label: string; description: string; 
     slug: ADMINISTRATOR,
     label: 'Administrator',
     description: 'Runs the site day to day: content, users and settings.',
-    permissions: ALL_PERMISSION_SLUGS.filter((p) => !['roles.manage', 'queue.monitor', 'users.switch'].includes(p)),
+    permissions: ALL_PERMISSION_SLUGS.filter((p) => !['roles.manage', 'queue.monitor', 'users.switch', 'webhooks.manage'].includes(p)),
   },
   {
     slug: AUTHOR,

@@ -18,6 +18,7 @@ import * as migration_20261124_190000_search_rank from './20261124_190000_search
 import * as migration_20261124_200000_articles_hidden_idx from './20261124_200000_articles_hidden_idx';
 import * as migration_20261124_210000_articles_public_order_idx from './20261124_210000_articles_public_order_idx';
 import * as migration_20261125_120000_user_switch_acts from './20261125_120000_user_switch_acts';
+import * as migration_20261125_190000_webhooks from './20261125_190000_webhooks';
 
 export const migrations = [
   {
@@ -119,5 +120,10 @@ export const migrations = [
     up: migration_20261125_120000_user_switch_acts.up,
     down: migration_20261125_120000_user_switch_acts.down,
     name: '20261125_120000_user_switch_acts'
+  },
+  {
+    up: migration_20261125_190000_webhooks.up,
+    down: migration_20261125_190000_webhooks.down,
+    name: '20261125_190000_webhooks'
   },
 ];

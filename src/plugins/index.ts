@@ -25,6 +25,7 @@ import { guardsPlugin } from './guards'
 import { sitePlugin } from './site'
 import { slugsPlugin } from './slugs'
 import { userSwitchPlugin } from './userSwitch'
+import { webhooksPlugin } from './webhooks'
 
 /**
  * Plugins a site may leave out (`inkwellPlugins(env, { without: ['search'] })`):
@@ -36,7 +37,7 @@ import { userSwitchPlugin } from './userSwitch'
  * every collection obeys: renderCache (purges the server's page cache),
  * listLimits and guards (security rules).
  */
-export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens'] as const
+export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens', 'webhooks'] as const
 export type OptionalPlugin = (typeof OPTIONAL_PLUGINS)[number]
 
 export type CompositionOptions = {
@@ -75,6 +76,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     activity: activityPlugin({ redisUrl: env.redisUrl, redisKeyPrefix: env.redisKeyPrefix, redisTimeoutMs: env.redisTimeoutMs, timeZone: env.timeZone }),
     dashboard: dashboardPlugin({ timeZone: env.timeZone }),
     seo: articleSeoPlugin({ siteName: 'Inkwell' }),
+    webhooks: webhooksPlugin({ outbound: env.outbound }),
     // Last: they decorate the collections the plugins above added.
     renderCache: renderCachePlugin(),
     listLimits: listLimitsPlugin(),

@@ -41,6 +41,7 @@ const TRACES: Record<OptionalPlugin, (parts: ReturnType<typeof partsOf>) => bool
   dashboard: (p) => p.endpoint('/dashboard'),
   seo: (p) => p.articleField('meta'),
   accessTokens: (p) => p.collection('access-tokens'),
+  webhooks: (p) => p.collection('webhooks') || p.work('deliver-webhook'),
 }
 
 /** Every read the site's pages make for a signed-in reader, on this composition: none throws, and the plugin's parts are gone. */

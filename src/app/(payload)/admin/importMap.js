@@ -37,13 +37,16 @@ import { MetaTitleComponent as MetaTitleComponent_a8a977ebc872c5d5ea7ee689724c08
 import { MetaDescriptionComponent as MetaDescriptionComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { MetaImageComponent as MetaImageComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
 import { PreviewComponent as PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860 } from '@payloadcms/plugin-seo/client'
+import { WebhookActions as WebhookActions_f58c31a7a91ffc788785726a341cf34f } from '../../../../src/plugins/webhooks/admin/WebhookActions'
+import { WebhookCreator as WebhookCreator_3dfd2181cca43b17537e83e56edfd1d8 } from '../../../../src/plugins/webhooks/admin/WebhookCreator'
+import { RedeliverButton as RedeliverButton_f58c31a7a91ffc788785726a341cf34f } from '../../../../src/plugins/webhooks/admin/WebhookActions'
 import { AccessTokenCreator as AccessTokenCreator_865358592760737f6c01197d9d3b942c } from '../../../../src/plugins/accessTokens/admin/AccessTokenCreator'
 import { UserSwitchHeader as UserSwitchHeader_ebc951dfc2613394e69e6a2a17bd27f7 } from '../../../../src/plugins/userSwitch/admin/UserSwitchHeader'
 import { DashboardNavLink as DashboardNavLink_366e83f162092ba4e0a0736108ded095 } from '../../../../src/plugins/dashboard/admin/DashboardNavLink'
 import { QueueConsoleNavLink as QueueConsoleNavLink_ed8b982cac06932a097391c4dabb8503 } from '../../../../src/plugins/jobs/admin/QueueConsoleNavLink'
 import { Dashboard as Dashboard_68047e83e4497add0464910930456677 } from '../../../../src/plugins/dashboard/admin/Dashboard'
-import { UnauthorizedView as UnauthorizedView_47d1c7aabda5d2f1a25bbdd5ac0fa370 } from '../../../../src/plugins/userSwitch/admin/UnauthorizedView'
 import { QueueConsoleView as QueueConsoleView_cccdd5906f3e908c15edc125b9b7d6c5 } from '../../../../src/plugins/jobs/admin/QueueConsoleView'
+import { UnauthorizedView as UnauthorizedView_47d1c7aabda5d2f1a25bbdd5ac0fa370 } from '../../../../src/plugins/userSwitch/admin/UnauthorizedView'
 import { CollectionCards as CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1 } from '@payloadcms/next/rsc'
 
 /** @type import('payload').ImportMap */
@@ -87,12 +90,15 @@ export const importMap = {
   "@payloadcms/plugin-seo/client#MetaDescriptionComponent": MetaDescriptionComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@payloadcms/plugin-seo/client#MetaImageComponent": MetaImageComponent_a8a977ebc872c5d5ea7ee689724c0860,
   "@payloadcms/plugin-seo/client#PreviewComponent": PreviewComponent_a8a977ebc872c5d5ea7ee689724c0860,
+  "/src/plugins/webhooks/admin/WebhookActions#WebhookActions": WebhookActions_f58c31a7a91ffc788785726a341cf34f,
+  "/src/plugins/webhooks/admin/WebhookCreator#WebhookCreator": WebhookCreator_3dfd2181cca43b17537e83e56edfd1d8,
+  "/src/plugins/webhooks/admin/WebhookActions#RedeliverButton": RedeliverButton_f58c31a7a91ffc788785726a341cf34f,
   "/src/plugins/accessTokens/admin/AccessTokenCreator#AccessTokenCreator": AccessTokenCreator_865358592760737f6c01197d9d3b942c,
   "/src/plugins/userSwitch/admin/UserSwitchHeader#UserSwitchHeader": UserSwitchHeader_ebc951dfc2613394e69e6a2a17bd27f7,
   "/src/plugins/dashboard/admin/DashboardNavLink#DashboardNavLink": DashboardNavLink_366e83f162092ba4e0a0736108ded095,
   "/src/plugins/jobs/admin/QueueConsoleNavLink#QueueConsoleNavLink": QueueConsoleNavLink_ed8b982cac06932a097391c4dabb8503,
   "/src/plugins/dashboard/admin/Dashboard#Dashboard": Dashboard_68047e83e4497add0464910930456677,
-  "/src/plugins/userSwitch/admin/UnauthorizedView#UnauthorizedView": UnauthorizedView_47d1c7aabda5d2f1a25bbdd5ac0fa370,
   "/src/plugins/jobs/admin/QueueConsoleView#QueueConsoleView": QueueConsoleView_cccdd5906f3e908c15edc125b9b7d6c5,
+  "/src/plugins/userSwitch/admin/UnauthorizedView#UnauthorizedView": UnauthorizedView_47d1c7aabda5d2f1a25bbdd5ac0fa370,
   "@payloadcms/next/rsc#CollectionCards": CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1
 }
