@@ -1,17 +1,24 @@
 /**
- * Reader-site performance: `npm run bench -- [--articles 10000] [--duration 10] [--connections 50] [--scale]`
+ * Reader-site performance: `npm run bench -- [--articles 10000] [--duration 8] [--connections 50] [--scale]`
  *
- * One run, one table of figure, goal, measured and verdict. Throughput is
- * always compared with a baseline measured in the same run with the same load
- * tool (autocannon): a bare Node `http` server (bench/bareServer.ts, its own
- * process) answering the very bytes the page answered. Latencies of uncached
- * renders are measured one request at a time (no queueing in the figure).
+ * One run, one table of figure, goal, measured, verdict and the load average
+ * when the row was measured. Throughput is always compared with a baseline
+ * measured in the same run with the same load generator: wrk (C, one thread;
+ * Debian's package, installed by scripts/ensure-wrk.sh), which keeps headroom
+ * where autocannon was the bottleneck (each run prints wrk's CPU beside the
+ * server's). The baseline is a bare Node `http` server (bench/bareServer.ts,
+ * its own process) answering the very bytes and headers the page answered.
+ * Latencies of uncached renders are measured one request at a time.
  *
  *  default   seeds the demo + N articles, serves the production build:
- *            cached home and article vs bare (≥ 0.75×, p99 ≤ 20 ms), views
+ *            cached home and article vs bare (≥ 0.75×, p99 ≤ 5 ms), views
  *            counted exactly, brotli vs uncompressed (≥ 0.7×), peak RSS under
- *            the cached load (≤ 400 MB), uncached article render with the
- *            cache off (p50 ≤ 15 ms, p99 ≤ 50 ms).
+ *            the cached load (≤ 400 MB); hostile traffic (issue 28 §2): junk
+ *            credentials and not-found URLs (≥ 0.5× the cached rate, the
+ *            cached home's p99 beside them ≤ 5 ms), a random-parameter
+ *            share-card flood (≤ 1 core), a signed-in article render (p50 ≤
+ *            15 ms, p99 ≤ 50 ms); uncached article render with the cache off
+ *            (p50 ≤ 15 ms, p99 ≤ 50 ms).
  *  --scale   100,000 articles, 1,000,000 replies and 100,000 users seeded in
  *            bulk (≤ 3 min), then with the cache off: home, category, tag,
  *            user and page 500 of a category (p95 ≤ 50 ms), RSS (≤ 20 ms),
