@@ -119,6 +119,7 @@ const negotiated = new Map<string, Encoding>()
 
 /** The best encoding the client accepts (brotli, then gzip), honouring q=0. */
 export function negotiateEncoding(acceptEncoding: string | string[] | undefined): Encoding {
+  if (acceptEncoding === undefined) return 'identity'
   if (typeof acceptEncoding !== 'string') return parseAcceptEncoding(acceptEncoding)
   let answer = negotiated.get(acceptEncoding)
   if (answer === undefined) {
