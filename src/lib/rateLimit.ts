@@ -12,7 +12,7 @@ import { pluginOptionsOf } from '../plugins/pluginOptions'
 import { poolOf } from './pool'
 import { connectRedis, whenReady } from './redis'
 
-export type RateLimitedAction = 'register' | 'login' | 'passwordReset' | 'captcha' | 'reply' | 'upload' | 'oauthStart'
+export type RateLimitedAction = 'register' | 'login' | 'passwordReset' | 'captcha' | 'reply' | 'upload' | 'oauthStart' | 'cardDraw'
 
 type Window = { points: number; duration: number }
 
@@ -25,6 +25,8 @@ export const RATE_LIMITS = {
   captcha: { points: 30, duration: 15 * 60 },
   // Each start of a sign-in with a provider stores a row until it is used or expires.
   oauthStart: { points: 30, duration: 15 * 60 },
+  // Share cards drawn (not served: a kept card costs nothing). An article has at most 18; a crawler needs one or two.
+  cardDraw: { points: 30, duration: 10 * 60 },
 } satisfies Record<string, Window>
 
 /**

@@ -12,6 +12,7 @@ import { getPayload, handleEndpoints, type Payload } from 'payload'
 
 import { listenForInvalidations } from '../lib/cacheBus'
 import type { Env } from '../lib/env'
+import { query } from '../lib/pool'
 import { redactCredentials } from '../lib/redactCredentials'
 import { acceptingEveryBodyForm } from '../lib/requestBody'
 import { installSitePayload } from '../lib/sitePayload'
@@ -22,7 +23,8 @@ import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
 import { refuseNulInUrl } from './nulBytes'
 import { plainHttpFetchSite } from './plainHttpFetchSite'
-import { withPrivateCaching } from './privateCaching'
+import { CredentialCheck } from './credentialCheck'
+import { carriesSession, withPrivateCaching } from './privateCaching'
 import { ownerOf } from './routes'
 import { securityHeaders } from './securityHeaders'
 import { withDefaultCacheControl } from './staticCaching'
@@ -102,12 +104,30 @@ export async function startWebServer(
   let nextHandler: Handler | undefined
   let astro: AstroSite | undefined
   let site: Payload | undefined
-  const cache = useCache ? new RenderCache({ views, maxEntries: env.renderCache.maxEntries, maxBytes: env.renderCache.maxBytes }) : undefined
+  const setSecurityHeaders = securityHeaders(env)
+  const cache = useCache
+    ? new RenderCache({ views, maxEntries: env.renderCache.maxEntries, maxBytes: env.renderCache.maxBytes, securityHeaders: setSecurityHeaders.site })
+    : undefined
   // Always listening, cache or not: the site's in-memory layout data is purged by the same announcements.
   const listener = await listenForInvalidations(env.databaseUrl, log)
-  const setSecurityHeaders = securityHeaders(env)
   const bodyLimits = { maxBodyBytes: env.maxBodyBytes, uploadMaxBytes: env.uploadMaxBytes }
   const markSameOrigin = plainHttpFetchSite(env.baseUrl)
+  let credentials: CredentialCheck | undefined
+
+  /**
+   * A reader-site page (not a static file): from the cache when the visitor is anonymous, else rendered for them.
+   * `headersSet`: the security headers are on the response already; if not, the cache writes them with a hit.
+   */
+  const servePage = (req: IncomingMessage, res: ServerResponse, handler: Handler, headersSet: boolean) => {
+    withPrivateCaching(req, res)
+    const key = cache && isCacheable(req) ? cacheKeyOf(req.url ?? '/') : null
+    if (!key && !headersSet) setSecurityHeaders(req, res, 'astro')
+    const rendering = key ? cache!.serve(req, res, key, handler, { securityHeaders: !headersSet }) : renderPage(req, res, handler, { views })
+    return void rendering.catch((error) => {
+      if (!headersSet && !res.headersSent) setSecurityHeaders(req, res, 'astro')
+      internalError(res, error, log)
+    })
+  }
 
   const server = http.createServer((req, res) => {
     // Per-IP rate limits read X-Forwarded-For. From a remote peer it is whatever
@@ -118,7 +138,12 @@ export async function startWebServer(
     moveAccessTokenToHeader(req)
     markSameOrigin?.(req)
     const owner = ownerOf(req.url)
-    setSecurityHeaders(req, res, owner)
+    const pathname = req.url?.split('?')[0] ?? '/'
+    // A reader-site page read without a body (nothing below can answer it early) gets its security
+    // headers from servePage, in one writeHead when it is a cache hit; everything else gets them now.
+    const page = owner === 'astro' && astro !== undefined && !astro.staticFiles.has(pathname)
+    const headersSet = !(page && cache && !req.headers['content-length'] && !req.headers['transfer-encoding'] && !req.url?.includes('%'))
+    if (headersSet) setSecurityHeaders(req, res, owner)
     if (enforceBodyLimit(req, res, bodyLimits)) return
     if (refuseNulInUrl(req, res)) return
     if (owner === 'health') {
@@ -128,10 +153,18 @@ export async function startWebServer(
     }
     const handler = owner === 'next' ? nextHandler : astro?.handler
     if (!handler) return notReady(res)
-    const pathname = req.url?.split('?')[0] ?? '/'
-    // Anything but the site's static files may depend on the visitor's session: private, no-store then.
-    if (owner === 'next' || !astro!.staticFiles.has(pathname)) withPrivateCaching(req, res)
+    if (page) {
+      // Credentials that sign no one in (junk, forged, expired, unknown tokens) are dropped: the visitor is
+      // anonymous and gets the cached page. Those that verify keep theirs: private, no-store (credentialCheck.ts).
+      if (!credentials || !carriesSession(req)) return servePage(req, res, handler, headersSet)
+      return void credentials
+        .anonymize(req)
+        .then(() => servePage(req, res, handler, headersSet))
+        .catch((error) => internalError(res, error, log))
+    }
     if (owner === 'next') {
+      // Anything but the site's static files may depend on the visitor's session: private, no-store then.
+      withPrivateCaching(req, res)
       withDefaultCacheControl(res, pathname)
       // Admin views only some may open (the queue console) answer 403 to the others: only they pay for an auth lookup.
       if (isGuardedAdminView(site!, req.method, pathname)) {
@@ -139,10 +172,6 @@ export async function startWebServer(
           .then((answered) => answered || handler(req, res))
           .catch((error) => internalError(res, error, log))
       }
-    } else if (!astro!.staticFiles.has(pathname)) {
-      const key = cache && isCacheable(req) ? cacheKeyOf(req.url ?? '/') : null
-      const rendering = key ? cache!.serve(req, res, key, handler) : renderPage(req, res, handler, { views })
-      return void rendering.catch((error) => internalError(res, error, log))
     }
     try {
       const result = handler(req, res)
@@ -159,6 +188,18 @@ export async function startWebServer(
     server.listen(env.port, env.host, () => resolve())
   })
   site = await provideSitePayload(payload)
+  const instance = site
+  credentials = new CredentialCheck({
+    jwtKey: site.secret,
+    findToken: async (publicId) => {
+      const [row] = await query<{ secretHash: string | null; expiresAt: Date | null; userId: number | null }>(
+        instance,
+        'select secret_hash as "secretHash", expires_at as "expiresAt", user_id as "userId" from access_tokens where public_id = $1 limit 1',
+        [publicId],
+      )
+      return row
+    },
+  })
   ;[nextHandler, astro] = await Promise.all([loadNextHandler(env), loadAstroHandler()])
 
   const close = async () => {
@@ -168,6 +209,7 @@ export async function startWebServer(
       setTimeout(() => server.closeAllConnections(), 5_000).unref()
     })
     cache?.close()
+    credentials?.close()
     await listener.stop()
   }
   return { server, url: env.baseUrl, close, cache }

@@ -19,6 +19,7 @@
  * VIEW_COUNT_REFRESH_MS on a kept page, because a number spliced into every
  * response would rule out compressing once.
  */
+import { createHash } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 import { promisify } from 'node:util'
@@ -77,6 +78,30 @@ export function cacheKeyOf(url: string): string | null {
   return kept.length ? `${path}?${kept.join('&')}` : path
 }
 
+/**
+ * What a not-found answer for a cached page's key depends on: the tags whose
+ * purge means the thing it names may exist now (an article or user id is
+ * purged by any change of that id, a tag or category slug by any change of
+ * a tag or category, a deep page by any list change), and the layout. Null
+ * for keys whose 404 is not kept.
+ */
+export function notFoundTagsOf(key: string): string[] | null {
+  const q = key.indexOf('?')
+  const path = q < 0 ? key : key.slice(0, q)
+  const paged = q >= 0 && /(?:^|&)page=/.test(key.slice(q + 1))
+  const deep = paged ? ['list'] : []
+  let m: RegExpExecArray | null
+  if ((m = /^\/articles\/(\d{1,10})\//.exec(path))) return [`article:${m[1]}`, 'settings', ...deep]
+  if ((m = /^\/users\/(\d{1,10})\/?$/.exec(path))) return [`user:${m[1]}`, 'settings', ...deep]
+  if (/^\/tags\/[^/]+\/?$/.test(path)) return ['tags', 'settings', ...deep]
+  if (/^\/categories\/[^/]+\/?$/.test(path)) return ['categories', 'settings', ...deep]
+  if (path === '/' && paged) return ['list', 'settings']
+  return null
+}
+
+/** A kept not-found answer is also dropped after this long, whatever was purged. */
+export const NOT_FOUND_TTL_MS = 60_000
+
 /** True for the requests the cache may answer: anonymous reads. */
 export function isCacheable(req: IncomingMessage): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false
@@ -89,8 +114,23 @@ export function isCacheable(req: IncomingMessage): boolean {
 export type Encoding = 'br' | 'gzip' | 'identity'
 const COMPRESSIBLE = /^(?:text\/|application\/(?:xml|json|rss\+xml|atom\+xml|feed\+json|ld\+json|javascript)|image\/svg\+xml)/
 
+/** Answers by Accept-Encoding value: browsers send a handful of distinct ones, parsed once each (bounded). */
+const negotiated = new Map<string, Encoding>()
+
 /** The best encoding the client accepts (brotli, then gzip), honouring q=0. */
 export function negotiateEncoding(acceptEncoding: string | string[] | undefined): Encoding {
+  if (acceptEncoding === undefined) return 'identity'
+  if (typeof acceptEncoding !== 'string') return parseAcceptEncoding(acceptEncoding)
+  let answer = negotiated.get(acceptEncoding)
+  if (answer === undefined) {
+    answer = parseAcceptEncoding(acceptEncoding)
+    if (negotiated.size >= 256) negotiated.clear()
+    negotiated.set(acceptEncoding, answer)
+  }
+  return answer
+}
+
+function parseAcceptEncoding(acceptEncoding: string | string[] | undefined): Encoding {
   const accepted = new Map<string, number>()
   for (const part of String(acceptEncoding ?? '').split(',')) {
     const [name, ...params] = part.trim().toLowerCase().split(';')
@@ -230,8 +270,8 @@ type Entry = {
   tags: string[]
   articleId?: number
   expiresAt?: number
-  /** The response headers of a hit, by encoding: made on the first hit, not on every one. */
-  hitHeaders?: Partial<Record<Encoding, OutgoingHttpHeaders>>
+  /** The response headers of a hit, by encoding (and with the security headers or not): made on the first hit, not on every one. */
+  hitHeaders?: Partial<Record<`${Encoding}${'' | '+'}`, OutgoingHttpHeaders>>
 }
 
 /** `startedAt`: the purge sequence number when the render began. */
@@ -241,16 +281,27 @@ export type RenderCacheOptions = {
   views?: ViewCounter
   maxEntries: number
   maxBytes: number
+  /** Not-found answers kept (a separate, smaller budget: a flood of random URLs must not evict real pages). */
+  maxNotFound?: number
+  /**
+   * The reader site's security headers (securityHeaders.ts), for requests whose caller left them to the
+   * cache (`serve(…, { securityHeaders: true })`): a hit writes them with the page's in one writeHead
+   * (Node validates each header once) instead of one setHeader each before it.
+   */
+  securityHeaders?: [name: string, value: string][]
 }
 
 export class RenderCache {
   private entries: LRUCache<string, Entry>
+  private notFound: LRUCache<string, Entry>
+  /** The compressed variants of not-found bodies, by body: every random URL of a kind shares one body, compressed once. */
+  private variants = new LRUCache<string, { br: Buffer; gzip: Buffer }>({ max: 64 })
   private keysByTag = new Map<string, Set<string>>()
   private inflight = new Map<string, Promise<Rendered>>()
   private purges: { seq: number; tags: Set<string> }[] = []
   private seq = 0
   private unsubscribe: () => void
-  stats = { hits: 0, misses: 0, purged: 0, refused: 0 }
+  stats = { hits: 0, misses: 0, purged: 0, refused: 0, notFoundHits: 0 }
 
   constructor(private options: RenderCacheOptions) {
     this.entries = new LRUCache<string, Entry>({
@@ -261,11 +312,16 @@ export class RenderCache {
       sizeCalculation: (e) => e.body.length + (e.br?.length ?? 0) + (e.gzip?.length ?? 0) + 512,
       dispose: (entry, key) => this.untag(key, entry.tags),
     })
+    this.notFound = new LRUCache<string, Entry>({
+      max: options.maxNotFound ?? 10_000,
+      ttl: NOT_FOUND_TTL_MS,
+      dispose: (entry, key) => this.untag(key, entry.tags),
+    })
     this.unsubscribe = onInvalidate((tags) => this.invalidate(tags))
   }
 
   get size() {
-    return { entries: this.entries.size, bytes: this.entries.calculatedSize }
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize, notFound: this.notFound.size }
   }
 
   /** Resolves once no render or compression is in flight (tests, shutdown). */
@@ -276,6 +332,7 @@ export class RenderCache {
   close() {
     this.unsubscribe()
     this.entries.clear()
+    this.notFound.clear()
   }
 
   /** Purges every page tagged with any of `tags` ('*' purges all). */
@@ -284,25 +341,37 @@ export class RenderCache {
     this.purges.push({ seq: this.seq, tags: new Set(tags) })
     if (this.purges.length > 1000) this.purges.splice(0, this.purges.length - 1000)
     if (tags.includes('*')) {
-      this.stats.purged += this.entries.size
+      this.stats.purged += this.entries.size + this.notFound.size
       this.entries.clear()
+      this.notFound.clear()
       return
     }
     for (const tag of tags) {
       for (const key of [...(this.keysByTag.get(tag) ?? [])]) {
         if (this.entries.delete(key)) this.stats.purged++
+        if (this.notFound.delete(key)) this.stats.purged++
       }
     }
   }
 
-  /** Serves an anonymous GET/HEAD of a cached page (`key` from cacheKeyOf). */
-  async serve(req: IncomingMessage, res: ServerResponse, key: string, handler: Handler): Promise<void> {
+  /**
+   * Serves an anonymous GET/HEAD of a cached page (`key` from cacheKeyOf).
+   * `securityHeaders`: the caller has not set them, the cache writes them (see the option).
+   */
+  async serve(req: IncomingMessage, res: ServerResponse, key: string, handler: Handler, { securityHeaders = false } = {}): Promise<void> {
     req.url = key // the page renders exactly what the key names
+    const secure = securityHeaders && this.options.securityHeaders ? this.options.securityHeaders : undefined
     const cached = this.entries.get(key)
     if (cached && !(cached.expiresAt && cached.expiresAt < Date.now())) {
       this.stats.hits++
-      return this.write(req, res, cached, true)
+      return this.write(req, res, cached, true, secure)
     }
+    const missing = this.notFound.get(key)
+    if (missing) {
+      this.stats.notFoundHits++
+      return this.write(req, res, missing, true, secure)
+    }
+    if (secure) for (const [name, value] of secure) res.setHeader(name, value)
     this.stats.misses++
     const pending = this.inflight.get(key)
     if (pending) {
@@ -317,23 +386,25 @@ export class RenderCache {
     await rendering
   }
 
-  private write(req: IncomingMessage, res: ServerResponse, entry: Entry, hit: boolean) {
+  private write(req: IncomingMessage, res: ServerResponse, entry: Entry, hit: boolean, secure?: [string, string][]) {
     countView(this.options.views, req, entry.status, entry.articleId)
     const encoding = negotiateEncoding(req.headers['accept-encoding'])
     const body = (encoding === 'br' && entry.br) || (encoding === 'gzip' && entry.gzip) || entry.body
     if (body === entry.body && encoding !== 'identity' && !entry.headers['content-encoding']) {
+      if (secure) for (const [name, value] of secure) res.setHeader(name, value)
       // Kept a moment ago, its variants are still being made: compress this answer on the way out.
       const stream = openStream(req, res, entry.status, entry.headers, { 'x-cache': hit ? 'HIT' : 'MISS' })
       stream.write(entry.body)
       return stream.end()
     }
     const used: Encoding = body === entry.body ? 'identity' : encoding
-    let headers = hit ? entry.hitHeaders?.[used] : undefined
+    const variant = secure ? (`${used}+` as const) : used
+    let headers = hit ? entry.hitHeaders?.[variant] : undefined
     if (!headers) {
-      headers = { ...entry.headers, 'content-length': String(body.length), 'x-cache': hit ? 'HIT' : 'MISS' }
+      headers = { ...(secure ? Object.fromEntries(secure.map(([n, v]) => [n.toLowerCase(), v])) : {}), ...entry.headers, 'content-length': String(body.length), 'x-cache': hit ? 'HIT' : 'MISS' }
       if (entry.br || entry.gzip) addVary(headers)
       if (used !== 'identity') headers['content-encoding'] = used
-      if (hit) (entry.hitHeaders ??= {})[used] = headers
+      if (hit) (entry.hitHeaders ??= {})[variant] = headers
     }
     res.writeHead(entry.status, headers)
     res.end(req.method === 'HEAD' ? undefined : body)
@@ -371,6 +442,9 @@ export class RenderCache {
     // Kept before this reader's response ends, so their next request is a hit.
     if (storable && !this.purgedSince(startedAt, tags)) this.store(key, entry)
     else if (entry.status === 200) this.stats.refused++
+    // Not found (or a stale slug's redirect): kept apart, so random URLs cost a lookup, not a render.
+    const missingTags = (entry.status === 404 || entry.status === 301) && !setsCookie && !privateAnswer && !state.swallowedError && !captured.destroyed ? notFoundTagsOf(key) : null
+    if (missingTags && !this.purgedSince(startedAt, missingTags)) this.storeNotFound(key, { ...entry, tags: missingTags })
     stream?.end()
     if (this.entries.get(key) === entry) await this.addCompressed(key, entry)
     return { entry, shareable: !setsCookie && !privateAnswer, startedAt }
@@ -385,7 +459,33 @@ export class RenderCache {
     this.store(key, { ...entry, br, gzip: gz, hitHeaders: undefined })
   }
 
+  /** Keeps a not-found answer, with its body's compressed variants (made once per distinct body). */
+  private storeNotFound(key: string, entry: Entry) {
+    this.entries.delete(key)
+    const type = headerValue(entry.headers['content-type']) ?? ''
+    if (COMPRESSIBLE.test(type) && !entry.headers['content-encoding'] && entry.body.length >= 256) {
+      const digest = createHash('sha1').update(entry.body).digest('base64')
+      let variants = this.variants.get(digest)
+      if (!variants) {
+        // A small page, compressed at once (synchronously, ~1 ms) rather than per hit.
+        variants = {
+          br: zlib.brotliCompressSync(entry.body, brotliOptions(entry.body.length, true)),
+          gzip: zlib.gzipSync(entry.body, { level: 6 }),
+        }
+        this.variants.set(digest, variants)
+      }
+      entry = { ...entry, ...variants }
+    }
+    this.notFound.set(key, entry)
+    for (const tag of entry.tags) {
+      let keys = this.keysByTag.get(tag)
+      if (!keys) this.keysByTag.set(tag, (keys = new Set()))
+      keys.add(key)
+    }
+  }
+
   private store(key: string, entry: Entry) {
+    this.notFound.delete(key)
     this.entries.set(key, entry)
     if (!this.entries.has(key)) return // larger than the per-entry budget
     for (const tag of entry.tags) {

@@ -73,7 +73,10 @@ function options(directives: Directives, https: boolean, honoursOpenerPolicy: bo
   }
 }
 
-export type SecurityHeaders = (req: IncomingMessage, res: ServerResponse, owner: 'next' | 'astro' | 'health') => void
+export type SecurityHeaders = ((req: IncomingMessage, res: ServerResponse, owner: 'next' | 'astro' | 'health') => void) & {
+  /** The reader site's list, for the render cache to write with a cached page (renderCache.ts, `securityHeaders`). */
+  site: [name: string, value: string][]
+}
 
 type HeaderList = [name: string, value: string][]
 
@@ -98,8 +101,9 @@ export function securityHeaders({ baseUrl }: { baseUrl: string }): SecurityHeade
   const site = headersOf(helmet(options(SITE_DIRECTIVES, https, coop)))
   const admin = headersOf(helmet(options(ADMIN_DIRECTIVES, https, coop)))
   const signIn = headersOf(helmet(options(ADMIN_DIRECTIVES, https, coop, 'no-referrer')))
-  return (req, res, owner) => {
+  const set = (req: IncomingMessage, res: ServerResponse, owner: 'next' | 'astro' | 'health') => {
     const list = owner !== 'next' ? site : req.url?.startsWith('/login/') ? signIn : admin
     for (const [name, value] of list) res.setHeader(name, value)
   }
+  return Object.assign(set, { site })
 }

@@ -6,6 +6,11 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import path from 'node:path'
+
+import { getEnv } from '../../src/lib/env'
+import { limitByKey, RATE_LIMITS } from '../../src/lib/rateLimit'
+import { CARD_WIDTHS, storedCardFiles } from '../../src/plugins/content/shareCard'
 import { cli, json } from '../helpers/cliClient'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { createCast, PASSWORD } from '../helpers/users'
@@ -34,6 +39,11 @@ beforeAll(async () => {
 })
 afterAll(() => t?.destroy())
 
+async function authorId(): Promise<number> {
+  const { docs } = await t.payload.find({ collection: 'users', where: { email: { equals: 'author@example.test' } }, limit: 1, depth: 0 })
+  return docs[0]!.id as number
+}
+
 
 describe('the share image', () => {
   it('answers PNG, JPEG and WebP at the asked width (1.91:1), with the matching Content-Type', async () => {
@@ -42,7 +52,9 @@ describe('the share image', () => {
       expect(response.status).toBe(200)
       expect(response.headers.get('content-type')).toBe(accept)
       const meta = await sharp(response.bytes).metadata()
-      expect(meta).toMatchObject({ format, width: 600, height: 315 })
+      // 600 is asked: the nearest fixed width (a tie: the larger) is drawn.
+      expect(meta).toMatchObject({ format, width: 800, height: 420 })
+      expect(response.headers.get('x-card-width')).toBe('800')
     }
   })
 
@@ -90,6 +102,62 @@ describe('the share image', () => {
     expect(own.status).toBe(200)
     expect(own.headers.get('cache-control')).toBe('private, no-cache')
     expect((await card(999_999, 'image/png')).status).toBe(404)
+  })
+
+  it('answers any width from 200 to 2400 at the nearest of a few fixed widths', async () => {
+    expect(CARD_WIDTHS).toEqual([400, 800, 1200])
+    for (const [asked, drawn] of [[200, 400], [599, 400], [601, 800], [1000, 1200], [2400, 1200]] as const) {
+      const response = await rawCard(published, 'image/webp', { width: asked, theme: 'light' })
+      expect(response.status, String(asked)).toBe(200)
+      expect(response.headers.get('x-card-width')).toBe(String(drawn))
+      expect((await sharp(response.bytes).metadata()).width).toBe(drawn)
+    }
+  })
+
+  it('draws each card once per version of the article, keeps it on disk, and drops the old version when the article changes', async () => {
+    const article = (
+      await t.payload.create({ collection: 'articles', data: { title: 'Kept cards', format: 'markdown', markdown: 'x', status: 'published', author: (await authorId()) } as never })
+    ).id
+    const dir = path.join(getEnv().dataDir, 'cards')
+    const first = await rawCard(article, 'image/png', { width: 1200, theme: 'dark' })
+    expect(first.headers.get('x-card-drawn')).toBe('now')
+    const files = await storedCardFiles(dir, article)
+    expect(files).toHaveLength(1)
+    expect(files[0]).toMatch(/^[0-9a-f]{16}-1200-dark\.png$/)
+    for (const width of [1100, 1300, 1200]) {
+      const again = await rawCard(article, 'image/png', { width, theme: 'dark' })
+      expect(again.headers.get('x-card-drawn')).toBe('kept')
+      expect(again.bytes.equals(first.bytes)).toBe(true)
+    }
+    await rawCard(article, 'image/jpeg', { width: 400, theme: 'light' })
+    expect(await storedCardFiles(dir, article)).toHaveLength(2)
+
+    await t.payload.update({ collection: 'articles', id: article, data: { title: 'Kept cards, renamed' } })
+    const changed = await rawCard(article, 'image/png', { width: 1200, theme: 'dark' })
+    expect(changed.headers.get('x-card-drawn')).toBe('now')
+    expect(changed.bytes.equals(first.bytes)).toBe(false)
+    const now = await storedCardFiles(dir, article)
+    expect(now).toHaveLength(1) // the old version's two files are gone
+    expect(now[0]).not.toBe(files[0])
+  })
+
+  it('limits drawing per address (429 with Retry-After), never serving what is already kept', async () => {
+    const address = '203.0.113.77'
+    const forwarded = { 'x-forwarded-for': address }
+    const kept = await rawCard(published, 'image/png', { width: 1200, theme: 'dark' })
+    expect(kept.status).toBe(200)
+    // The address has used up its drawings.
+    const req = { payload: t.payload } as never
+    for (let i = 0; i < RATE_LIMITS.cardDraw.points; i++) await limitByKey(req, 'cardDraw', address)
+    const refused = await rawCard(published, 'image/webp', { width: 400, theme: 'dark' }, forwarded)
+    expect(refused.status).toBe(429)
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(refused.bytes.toString()).toMatch(/Too many new share images.*400, 800, 1200/)
+    const stillKept = await rawCard(published, 'image/png', { width: 1200, theme: 'dark' }, forwarded)
+    expect(stillKept.status).toBe(200)
+    expect(stillKept.headers.get('x-card-drawn')).toBe('kept')
+    // Another address draws.
+    expect((await rawCard(published, 'image/webp', { width: 400, theme: 'dark' }, { 'x-forwarded-for': '203.0.113.78' })).status).toBe(200)
   })
 
   it('draws CJK text with real glyphs (a CJK font is installed and found), not empty boxes', async () => {

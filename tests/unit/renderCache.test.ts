@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 
 import { reportSwallowedError } from '../../src/lib/renderContext'
 import { BatchedViewCounter } from '../../src/plugins/activity/views'
-import { cacheKeyOf, isCacheable, negotiateEncoding, RenderCache, renderPage } from '../../src/server/renderCache'
+import { cacheKeyOf, isCacheable, negotiateEncoding, notFoundTagsOf, RenderCache, renderPage } from '../../src/server/renderCache'
 
 type Page = { status?: number; headers?: Record<string, string>; body?: string; swallow?: boolean }
 
@@ -128,7 +128,8 @@ describe('RenderCache', () => {
         renders,
       ),
     )
-    for (const path of ['/tags/cookie', '/tags/degraded', '/tags/untagged', '/tags/gone', '/tags/missing']) {
+    // (A 404 is kept apart, see 'not-found answers' below.)
+    for (const path of ['/tags/cookie', '/tags/degraded', '/tags/untagged', '/tags/gone']) {
       await get(base + path)
       expect((await get(base + path)).headers['x-cache']).toBe('MISS')
     }
@@ -248,6 +249,83 @@ describe('RenderCache', () => {
       expect(answer.headers['x-cache-tags']).toBeUndefined()
     }
     await views.stop()
+    cache.close()
+  })
+})
+
+describe('security headers written by the cache', () => {
+  it('carries the given headers on a miss, a hit and a kept 404, the page’s own winning', async () => {
+    const renders: string[] = []
+    const cache = newCache({ securityHeaders: [['X-Frame-Options', 'DENY'], ['Content-Security-Policy', "default-src 'self'"]] })
+    const server = http.createServer((req, res) => void cache.serve(req, res, cacheKeyOf(req.url!)!, astroLike({ '/links': {} }, renders), { securityHeaders: true }))
+    servers.push(server)
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    for (const [path, cached] of [['/links', 'MISS'], ['/links', 'HIT'], ['/tags/none', 'MISS'], ['/tags/none', 'HIT']] as const) {
+      for (const encoding of ['identity', 'br']) {
+        const answer = await get(base + path, { 'accept-encoding': encoding })
+        if (encoding === 'identity') expect(answer.headers['x-cache'], path).toBe(cached)
+        expect(answer.headers['x-frame-options'], `${path} ${cached} ${encoding}`).toBe('DENY')
+        expect(answer.headers['content-security-policy']).toBe("default-src 'self'")
+      }
+    }
+    cache.close()
+  })
+})
+
+describe('not-found answers', () => {
+  it('names what each kind of not-found page waits for', () => {
+    expect(notFoundTagsOf('/articles/42/whatever')).toEqual(['article:42', 'settings'])
+    expect(notFoundTagsOf('/users/7')).toEqual(['user:7', 'settings'])
+    expect(notFoundTagsOf('/tags/nope')).toEqual(['tags', 'settings'])
+    expect(notFoundTagsOf('/categories/nope?page=3')).toEqual(['categories', 'settings', 'list'])
+    expect(notFoundTagsOf('/?page=900')).toEqual(['list', 'settings'])
+    expect(notFoundTagsOf('/links')).toBeNull()
+  })
+
+  it('keeps a 404 (apart from pages, bounded) and serves it compressed, without rendering again', async () => {
+    const renders: string[] = []
+    const cache = newCache({ maxNotFound: 3 })
+    const base = await serve(cache, astroLike({}, renders))
+    expect((await get(`${base}/tags/nope`)).status).toBe(404)
+    const again = await get(`${base}/tags/nope`, { 'accept-encoding': 'br' })
+    expect(again.status).toBe(404)
+    expect(again.headers['x-cache']).toBe('HIT')
+    expect(again.headers['content-encoding']).toBe('br')
+    expect(zlib.brotliDecompressSync(again.body).toString()).toBe('not found')
+    expect(renders).toEqual(['/tags/nope'])
+    for (const slug of ['a', 'b', 'c', 'd']) await get(`${base}/tags/${slug}`)
+    expect(cache.size.notFound).toBe(3)
+    expect(cache.size.entries).toBe(0) // real pages' room is untouched
+    cache.close()
+  })
+
+  it('forgets a kept 404 when something with that slug or id appears', async () => {
+    const renders: string[] = []
+    const pages: Record<string, Page> = {}
+    const cache = newCache()
+    const base = await serve(cache, astroLike(pages, renders))
+    for (const path of ['/tags/new', '/articles/5/hello', '/users/9']) {
+      expect((await get(base + path)).status).toBe(404)
+      expect((await get(base + path)).headers['x-cache']).toBe('HIT')
+    }
+    // The tag is created, the article published, the user registered: each publishes its tags (src/plugins/renderCache).
+    pages['/tags/new'] = { headers: { 'x-cache-tags': 'tags,list' } }
+    pages['/articles/5/hello'] = { headers: { 'x-cache-tags': 'article:5' } }
+    pages['/users/9'] = { headers: { 'x-cache-tags': 'user:9,list' } }
+    cache.invalidate(['tags', 'list'])
+    cache.invalidate(['article:5', 'list'])
+    cache.invalidate(['user:9', 'list'])
+    for (const path of ['/tags/new', '/articles/5/hello', '/users/9']) {
+      const answer = await get(base + path)
+      expect(answer.status).toBe(200)
+      expect(answer.headers['x-cache']).toBe('MISS')
+    }
+    expect(cache.size.notFound).toBe(0)
+    // An unrelated change leaves other not-found answers kept.
+    await get(`${base}/users/10`)
+    cache.invalidate(['article:5', 'list'])
+    expect((await get(`${base}/users/10`)).headers['x-cache']).toBe('HIT')
     cache.close()
   })
 })

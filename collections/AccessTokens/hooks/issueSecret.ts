@@ -1,6 +1,6 @@
 import type { CollectionAfterReadHook, CollectionBeforeChangeHook } from 'payload'
 
-import { issueToken } from '../../../src/plugins/accessTokens/tokens'
+import { issueToken, tokenCreated } from '../../../src/plugins/accessTokens/tokens'
 
 const ISSUED = 'issuedAccessTokens'
 
@@ -14,6 +14,7 @@ type Issued = Record<string, string>
 export const issueSecret: CollectionBeforeChangeHook = ({ data, operation, req }) => {
   if (operation !== 'create') return data
   const issued = issueToken()
+  tokenCreated(issued.publicId) // a negative cache of unknown ids forgets this one (src/server/credentialCheck.ts)
   req.context[ISSUED] = { ...(req.context[ISSUED] as Issued | undefined), [issued.publicId]: issued.token }
   // A token is its creator's, always: not even a user manager makes one that acts as someone else.
   const user = req.user?.collection === 'users' ? req.user.id : data.user

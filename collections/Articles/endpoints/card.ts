@@ -1,13 +1,19 @@
 import { addDataAndFileToRequest, type Endpoint, type PayloadRequest } from 'payload'
 
+import path from 'node:path'
+
+import { getEnv } from '../../../src/lib/env'
 import { errorResponse } from '../../../src/lib/errorResponse'
+import { limitByIp, RateLimited } from '../../../src/lib/rateLimit'
 import {
-  cachedCard,
   cardETag,
+  cardVersion,
   CARD_FORMATS,
+  CARD_WIDTHS,
   drawCard,
   negotiateCardType,
   parseCardRequest,
+  storedCard,
   type CardContent,
 } from '../../../src/plugins/content/shareCard'
 
@@ -45,6 +51,10 @@ async function cardContent(req: PayloadRequest, article: CardArticle): Promise<C
  * crawlers fetch for og:image). The image type follows Accept (PNG, JPEG,
  * WebP); a client that accepts none of them gets 406. Only a reader who may
  * read the article gets its card. Read-only: a read-scope token may call it.
+ *
+ * It is drawn at the nearest of CARD_WIDTHS (`X-Card-Width` says which), once
+ * per version of the article, and kept under DATA_DIR/cards; drawing (never
+ * serving a kept card) is rate-limited per IP (429 with Retry-After).
  */
 const handler: Endpoint['handler'] = async (req) => {
   const type = negotiateCardType(req.headers.get('accept'))
@@ -80,8 +90,19 @@ const handler: Endpoint['handler'] = async (req) => {
     'Cache-Control': article.status === 'published' ? 'public, max-age=3600, stale-while-revalidate=86400' : 'private, no-cache',
   }
   if (req.headers.get('if-none-match')?.split(',').some((tag) => tag.trim() === etag)) return new Response(null, { status: 304, headers })
-  const image = await cachedCard(etag, () => drawCard(content, options))
-  return new Response(new Uint8Array(image), { status: 200, headers: { ...headers, 'Content-Length': String(image.length) } })
+  const card = { dir: path.join(getEnv().dataDir, 'cards'), articleId: article.id, version: cardVersion(content, article.updatedAt), options }
+  try {
+    const { image, drawn } = await storedCard(card, () => drawCard(content, options), () => limitByIp(req, 'cardDraw'))
+    return new Response(new Uint8Array(image), {
+      status: 200,
+      headers: { ...headers, 'Content-Length': String(image.length), 'X-Card-Width': String(options.width), 'X-Card-Drawn': drawn ? 'now' : 'kept' },
+    })
+  } catch (error) {
+    if (!(error instanceof RateLimited)) throw error
+    return problem(429, `Too many new share images drawn from your address. Try again in ${error.retryAfterSeconds} s; the sizes kept are ${CARD_WIDTHS.join(', ')} px wide.`, undefined, {
+      'Retry-After': String(error.retryAfterSeconds),
+    })
+  }
 }
 
 export const cardEndpoint: Endpoint = { path: '/:id/card', method: 'post', handler, custom: { readOnly: true } }

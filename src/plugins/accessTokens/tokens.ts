@@ -67,3 +67,20 @@ export function isReadOnlyToken(req: Pick<PayloadRequest, 'user'> | undefined): 
 
 export const READ_ONLY_TOKEN =
   'This access token has the read scope: it cannot create, change or delete anything. Use a token with the write scope.'
+
+type Forget = (publicId: string) => void
+const forgetters = new Set<Forget>()
+
+/**
+ * Negative caches of unknown token ids (src/server/credentialCheck.ts) listen
+ * here: a token's creation makes its id known at once in this process (other
+ * processes forget theirs within their cache's time to live).
+ */
+export function onTokenCreated(forget: Forget): () => void {
+  forgetters.add(forget)
+  return () => void forgetters.delete(forget)
+}
+
+export function tokenCreated(publicId: string): void {
+  for (const forget of forgetters) forget(publicId)
+}

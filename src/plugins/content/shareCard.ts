@@ -7,6 +7,8 @@
  */
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 
 import { LRUCache } from 'lru-cache'
 import sharp from 'sharp'
@@ -16,6 +18,20 @@ export type CardType = keyof typeof CARD_FORMATS
 export const CARD_THEMES = ['light', 'dark'] as const
 export type CardTheme = (typeof CARD_THEMES)[number]
 export const CARD_WIDTH = { min: 200, max: 2400, default: 1200 } as const
+/**
+ * The widths a card is drawn at (issue 28 §2): any width asked from 200 to
+ * 2400 is answered at the nearest of these, so an article has at most
+ * 3 widths × 2 themes × 3 types = 18 images, each drawn once per version of
+ * the article and kept on disk, instead of ~13,000 variants drawn on demand.
+ */
+export const CARD_WIDTHS = [400, 800, 1200] as const
+
+/** The fixed width nearest to `width` (the larger one on a tie). */
+export function snapCardWidth(width: number): number {
+  let best: number = CARD_WIDTHS[0]
+  for (const w of CARD_WIDTHS) if (Math.abs(w - width) <= Math.abs(best - width)) best = w
+  return best
+}
 /** The shape crawlers expect of og:image (1200×630, 1.91:1). */
 const ASPECT = 630 / 1200
 /** Bumped when the drawing changes, so ETags and cached URLs change with it. */
@@ -51,6 +67,11 @@ export function cardETag(content: CardContent, options: CardOptions, version: st
   return `"${digest}"`
 }
 
+/** What one version of an article's card shows (its text and the drawing), whatever the size: kept files of other versions are stale. */
+export function cardVersion(content: CardContent, version: string): string {
+  return createHash('sha256').update(JSON.stringify([RENDERER_VERSION, version, content])).digest('hex').slice(0, 16)
+}
+
 export async function drawCard(content: CardContent, { width, theme, type }: CardOptions): Promise<Buffer> {
   const height = Math.round(width * ASPECT)
   const scale = width / 1200
@@ -79,15 +100,68 @@ export async function drawCard(content: CardContent, { width, theme, type }: Car
   return canvas.png({ compressionLevel: 9 }).toBuffer()
 }
 
-/** Rendered cards by ETag: crawlers fetch the same image again and again. */
+/** Recently served cards by file: crawlers fetch the same image again and again. */
 const rendered = new LRUCache<string, Buffer>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => b.length })
+const drawing = new Map<string, Promise<Buffer>>()
+/** One card is drawn at a time in a process: a flood of new variants queues here instead of taking every core. */
+let drawQueue: Promise<unknown> = Promise.resolve()
 
-export async function cachedCard(etag: string, draw: () => Promise<Buffer>): Promise<Buffer> {
-  const hit = rendered.get(etag)
-  if (hit) return hit
-  const image = await draw()
-  rendered.set(etag, image)
-  return image
+export type StoredCard = {
+  /** Where this process keeps its cards (DATA_DIR/cards). */
+  dir: string
+  articleId: number
+  version: string
+  options: CardOptions
+}
+
+function cardFile({ dir, articleId, version, options }: StoredCard): { folder: string; file: string } {
+  const folder = path.join(dir, String(articleId))
+  return { folder, file: path.join(folder, `${version}-${options.width}-${options.theme}.${CARD_FORMATS[options.type]}`) }
+}
+
+/**
+ * The card from memory, else from its file, else drawn (`beforeDraw` runs
+ * first: the rate limit, which may refuse) and written to its file, with the
+ * files of the article's older versions removed. Concurrent requests for one
+ * card share one drawing. `drawn` tells whether this call drew it.
+ */
+export async function storedCard(card: StoredCard, draw: () => Promise<Buffer>, beforeDraw: () => Promise<void> = async () => {}): Promise<{ image: Buffer; drawn: boolean }> {
+  const { folder, file } = cardFile(card)
+  const hit = rendered.get(file)
+  if (hit) return { image: hit, drawn: false }
+  const kept = await readFile(file).catch(() => undefined)
+  if (kept) {
+    rendered.set(file, kept)
+    return { image: kept, drawn: false }
+  }
+  const pending = drawing.get(file)
+  if (pending) return { image: await pending, drawn: false }
+  await beforeDraw()
+  const job = drawQueue.then(async () => {
+    const image = await draw()
+    await mkdir(folder, { recursive: true })
+    const temporary = `${file}.${process.pid}.tmp`
+    await writeFile(temporary, image)
+    await rename(temporary, file)
+    const prefix = `${card.version}-`
+    for (const name of await readdir(folder).catch(() => [] as string[])) {
+      if (!name.startsWith(prefix) && !name.endsWith('.tmp')) await rm(path.join(folder, name), { force: true })
+    }
+    rendered.set(file, image)
+    return image
+  })
+  drawQueue = job.catch(() => undefined)
+  drawing.set(file, job)
+  try {
+    return { image: await job, drawn: true }
+  } finally {
+    drawing.delete(file)
+  }
+}
+
+/** The files kept for an article (tests). */
+export async function storedCardFiles(dir: string, articleId: number): Promise<string[]> {
+  return (await readdir(path.join(dir, String(articleId))).catch(() => [] as string[])).filter((n) => !n.endsWith('.tmp')).sort()
 }
 
 /** The image type a request's Accept header asks for; undefined when it accepts none of them (→ 406). */
@@ -111,7 +185,7 @@ export function negotiateCardType(accept: string | null): CardType | undefined {
 export type CardRequest = { width: number; theme: CardTheme }
 export type CardFieldErrors = Record<string, string>
 
-/** Width and theme from a JSON body or a query string, or the field errors naming what is wrong. */
+/** Width (snapped to the nearest of CARD_WIDTHS) and theme from a JSON body or a query string, or the field errors naming what is wrong. */
 export function parseCardRequest(input: Record<string, unknown>): { value: CardRequest } | { errors: CardFieldErrors } {
   const errors: CardFieldErrors = {}
   const rawWidth = input.width ?? CARD_WIDTH.default
@@ -123,7 +197,7 @@ export function parseCardRequest(input: Record<string, unknown>): { value: CardR
   if (typeof theme !== 'string' || !(CARD_THEMES as readonly string[]).includes(theme)) {
     errors.theme = `theme must be one of ${CARD_THEMES.map((t) => `"${t}"`).join(', ')} (got ${JSON.stringify(theme)}).`
   }
-  return Object.keys(errors).length ? { errors } : { value: { width: width as number, theme: theme as CardTheme } }
+  return Object.keys(errors).length ? { errors } : { value: { width: snapCardWidth(width as number), theme: theme as CardTheme } }
 }
 
 /**
