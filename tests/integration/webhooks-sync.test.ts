@@ -66,4 +66,30 @@ describe('sync mode', () => {
     expect(receiver.received.length - before).toBe(2)
     expect(await retry.run(t.payload, { log: () => {}, progress: () => {} })).toBe('attempted 0 due webhook deliveries')
   })
+
+  it("sends article.published when a scheduled article's time comes, once (announce-scheduled-articles)", async () => {
+    const announce = registeredCommands(t.payload).schedules.find((s) => s.name === 'announce-scheduled-articles')!
+    const io = { log: () => {}, progress: () => {} }
+    await announce.run(t.payload, io) // the first run sets where the next one starts
+    const hook = (await t.payload.create({ collection: 'webhooks', data: { url: receiver.url, events: ['article.published', 'article.scheduled'] } })) as unknown as { secret: string }
+    receiver.secrets = [...receiver.secrets, hook.secret]
+    receiver.mode = { kind: 'ok' }
+    const author = (await t.payload.find({ collection: 'users', where: { email: { equals: 'author@example.test' } } })).docs[0]!
+    const publishAt = new Date(Date.now() + 1_500)
+    const article = await t.payload.create({
+      collection: 'articles',
+      data: { title: 'Arrives later', format: 'markdown', markdown: 'Soon.', status: 'published', publishedAt: publishAt.toISOString() },
+      overrideAccess: false,
+      user: author,
+    })
+    await syncJobsIdle()
+    const events = async () => (await query<{ event: string }>(t.payload, `select event from webhook_deliveries where (body->'data'->>'id')::int = $1 and event::text like 'article.%' order by id`, [article.id])).map((r) => r.event)
+    expect(await events()).toEqual(['article.scheduled'])
+    await waitUntil(async () => Date.now() > publishAt.getTime(), { what: 'the publish time' })
+    expect(await announce.run(t.payload, io)).toMatch(/^1 scheduled/)
+    await syncJobsIdle()
+    expect(await events()).toEqual(['article.scheduled', 'article.published'])
+    expect(await announce.run(t.payload, io)).toMatch(/^0 scheduled/)
+    expect(await events()).toEqual(['article.scheduled', 'article.published'])
+  })
 })

@@ -15,7 +15,7 @@ import { recordEvent } from './record'
 import { newWebhookSecret } from './signing'
 
 /** The rows and their jobs commit together (in pg-boss mode the job is inserted through this transaction). */
-async function inTransaction<T>(req: PayloadRequest, work: () => Promise<T>): Promise<T> {
+export async function inTransaction<T>(req: PayloadRequest, work: () => Promise<T>): Promise<T> {
   const started = await initTransaction(req)
   try {
     const result = await work()

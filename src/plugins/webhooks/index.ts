@@ -18,6 +18,7 @@ import { deliverWebhook, retryDueDeliveries, type DeliverWebhookData } from './d
 import { pingEndpoint, redeliverEndpoint, rotateSecretEndpoint } from './endpoints'
 import { withEventHooks, withSettingsHook } from './eventHooks'
 import { WEBHOOKS_KEY, type WebhooksOptions } from './options'
+import { announceScheduledArticles } from './scheduledArticles'
 
 declare module '../../../jobs/definitions' {
   interface JobData {
@@ -43,6 +44,12 @@ export const webhooksPlugin =
         cron: '* * * * *',
         description: 'Attempt every webhook delivery whose retry is due (the backstop of the queued retries)',
         run: async (payload) => `attempted ${await retryDueDeliveries(payload)} due webhook deliveries`,
+      },
+      {
+        name: 'announce-scheduled-articles',
+        cron: '* * * * *',
+        description: 'Send article.published for scheduled articles whose publish time has come',
+        run: (payload) => announceScheduledArticles(payload),
       },
     ])
   }
