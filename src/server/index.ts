@@ -18,6 +18,7 @@ import { installSitePayload } from '../lib/sitePayload'
 import type { ViewCounter } from '../plugins/activity/views'
 import { enforceBodyLimit } from './bodyLimit'
 import { guardAdminView, isGuardedAdminView } from './guardedAdminViews'
+import { operations } from './observability'
 import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
 import { refuseNulInUrl } from './nulBytes'
@@ -108,6 +109,8 @@ export async function startWebServer(
   const setSecurityHeaders = securityHeaders(env)
   const bodyLimits = { maxBodyBytes: env.maxBodyBytes, uploadMaxBytes: env.uploadMaxBytes }
   const markSameOrigin = plainHttpFetchSite(env.baseUrl)
+  // Request ids, the request log line and metrics, /metrics and /readyz (src/server/observability.ts).
+  const ops = operations(env)
 
   const server = http.createServer((req, res) => {
     // Per-IP rate limits read X-Forwarded-For. From a remote peer it is whatever
@@ -118,6 +121,7 @@ export async function startWebServer(
     moveAccessTokenToHeader(req)
     markSameOrigin?.(req)
     const owner = ownerOf(req.url)
+    ops.observe(req, res, (pathname) => Boolean(astro?.staticFiles.has(pathname)))
     setSecurityHeaders(req, res, owner)
     if (enforceBodyLimit(req, res, bodyLimits)) return
     if (refuseNulInUrl(req, res)) return
@@ -126,6 +130,7 @@ export async function startWebServer(
       res.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
       return void res.end(JSON.stringify({ status: ready ? 'ok' : 'starting' }))
     }
+    if (ops.answers(req, res, (error) => internalError(res, error, log))) return
     const handler = owner === 'next' ? nextHandler : astro?.handler
     if (!handler) return notReady(res)
     const pathname = req.url?.split('?')[0] ?? '/'
@@ -160,8 +165,10 @@ export async function startWebServer(
   })
   site = await provideSitePayload(payload)
   ;[nextHandler, astro] = await Promise.all([loadNextHandler(env), loadAstroHandler()])
+  ops.started(site, cache)
 
   const close = async () => {
+    ops.drain() // /readyz answers 503 at once; in-flight requests finish (at most 5 s more)
     await new Promise<void>((resolve) => {
       server.close(() => resolve())
       server.closeIdleConnections()
