@@ -86,6 +86,8 @@ const schema = z.object({
   JOB_RETRY_MAX_DELAY_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(24 * 3600).default(600)),
   // GET /metrics: readable with `Authorization: Bearer <METRICS_TOKEN>`, or from loopback without a token.
   METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+  // `npm run worker` serves /metrics, /healthz and /readyz on this port when set (a worker has no web server).
+  WORKER_METRICS_PORT: z.preprocess(emptyToUndefined, port.optional()),
   SEED_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(12, 'must be at least 12 characters (the password policy)').default('inkwell-demo')),
   SEED_ON_START: bool(true),
   APP_DEBUG: bool(false),
@@ -233,6 +235,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     syncRetryScale: e.SYNC_RETRY_SCALE,
     jobRetry: { windowSeconds: e.JOB_RETRY_WINDOW_SECONDS, delaySeconds: e.JOB_RETRY_DELAY_SECONDS, maxDelaySeconds: e.JOB_RETRY_MAX_DELAY_SECONDS },
     metricsToken: e.METRICS_TOKEN,
+    workerMetricsPort: e.WORKER_METRICS_PORT,
     seedPassword: e.SEED_PASSWORD,
     seedOnStart: !production && e.SEED_ON_START,
     debug: e.APP_DEBUG,

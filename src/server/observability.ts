@@ -15,7 +15,7 @@
  * number is bounded, and a path can carry a token (a reset link) or a name.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto'
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 
 import type { Payload } from 'payload'
 
@@ -208,6 +208,30 @@ export function operations(env: Pick<Env, 'metricsToken' | 'dbPush'>) {
       draining = true
     },
   }
+}
+
+/**
+ * `npm run worker`'s own small HTTP listener (WORKER_METRICS_PORT): /metrics
+ * (the same access rule), /healthz and /readyz, nothing else. Requests to it
+ * are not logged: they are scrapes and probes.
+ */
+export async function serveWorkerOperations(env: Pick<Env, 'metricsToken' | 'dbPush' | 'host'>, port: number, payload: Payload): Promise<{ ops: Operations; close: () => Promise<void> }> {
+  const ops = operations(env)
+  ops.started(payload, undefined)
+  const server = http.createServer((req, res) => {
+    if ((req.url ?? '/').split('?')[0] === '/healthz') {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
+      return void res.end(JSON.stringify({ status: 'ok' }))
+    }
+    if (ops.answers(req, res, () => res.destroy())) return
+    res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' })
+    res.end('Not found\n')
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, env.host, () => resolve())
+  })
+  return { ops, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
