@@ -141,7 +141,7 @@ async function runWithRetries<N extends JobName>(payload: PayloadRequest['payloa
 
 // Sync-mode jobs waiting for their next try, as `name data` (what `npm run blog -- job` takes).
 const waitingRetries = processShared('syncJobsWaiting', () => new Set<string>())
-const retryNote = (name: string, data: unknown) => `${name} ${JSON.stringify(data)}`
+const retryNote = (name: string, data: unknown) => `${name} '${JSON.stringify(data)}'`
 
 /** Sync-mode jobs still waiting for a retry (at shutdown: they will not be tried again by this process). */
 export function syncJobsWaitingForRetry(): string[] {
