@@ -135,6 +135,8 @@ async function runWithRetries<N extends JobName>(payload: PayloadRequest['payloa
       } finally {
         waitingRetries.delete(retryNote(name, data))
       }
+      // The queue stopped meanwhile (the process is shutting down): it logged this job as not retried.
+      if (!(payload as unknown as WithQueue)[STATE]) return
     }
   }
 }

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net'
 import { handleEndpoints } from 'payload'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { queueOf } from '../../jobs/queue'
 import { getEnv } from '../../src/lib/env'
 import { setLogSink } from '../../src/lib/jsonLog'
 import { operations, routeKind, type Operations } from '../../src/server/observability'
@@ -28,6 +29,7 @@ let server: http.Server
 let base: string
 let ops: Operations
 let articleId: number
+let destroyed = false
 const captured: string[] = []
 const restore: (() => void)[] = []
 
@@ -64,7 +66,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve))
-  await t?.destroy()
+  if (!destroyed) await t?.destroy() // (the last test stops it itself)
   await inbox?.stop()
   for (const undo of restore.reverse()) undo()
 })
@@ -160,6 +162,8 @@ describe('request ids and the request log (issue 32 §3)', () => {
     await waitUntil(async () => requestLines().some((l) => l.msg === 'job' && l.job === 'notify-article-author' && l.outcome === 'completed'), { what: 'the job line' })
 
     const everything = captured.join('')
+    // Payload's own logger (pino) is in the capture too: the failed sign-in was logged there.
+    expect(everything).toContain('"name":"payload"')
     const cookieValue = cookie.split('=').slice(1).join('=')
     for (const secret of [PASSWORD, 'wrong-password-Zq81x', token, cookieValue, resetToken!, body, mail.text!.trim().split('\n')[0]!]) {
       expect(everything).not.toContain(secret)
@@ -210,4 +214,24 @@ describe('/readyz (issue 32 §3)', () => {
     expect(await draining.json()).toMatchObject({ status: 'stopping' })
     expect((await fetch(`${base}/healthz-nope`)).headers.get('connection')).toBe('close')
   })
+})
+
+describe('sync mode at shutdown (issue 32 §5)', () => {
+  it('logs each job still waiting for a retry when the process stops, with the command that runs it again', async () => {
+    await inbox.stop()
+    const retried = new Promise((resolve) => queueOf(t.payload).events.once('retry', resolve))
+    const created = await t.payload.create({
+      collection: 'replies',
+      data: { article: articleId, body: 'Waiting for a retry at shutdown' },
+      overrideAccess: true,
+      user: (await t.payload.find({ collection: 'users', where: { email: { equals: 'reader@example.test' } } })).docs[0],
+    })
+    await retried
+    destroyed = true
+    await t.destroy() // the jobs plugin drains for up to 20 s, then names what it gives up
+    // Payload's logger writes JSON, so the command's quotes are escaped in the line.
+    const line = captured.join('').split('\n').find((l) => l.includes('sync-mode job not retried'))
+    expect(JSON.parse(line!).msg).toContain(`npm run blog -- job notify-article-author '{"replyId":${created.id}}'`)
+    expect(captured.join('')).not.toContain('The queue is not running')
+  }, 60_000)
 })
