@@ -117,7 +117,12 @@ export function operations(env: Pick<Env, 'metricsToken' | 'dbPush'>) {
     const pool = payload && poolIfConnected(payload)
     if (pool) {
       try {
-        const client = await withTimeout(pool.connect(), 2000)
+        const connecting = pool.connect()
+        // A connection that arrives after the timeout goes back to the pool, not astray.
+        const client = await withTimeout(connecting, 2000).catch((error) => {
+          void connecting.then((late) => late.release()).catch(() => {})
+          throw error
+        })
         try {
           await client.query('select 1')
           result.database = true
