@@ -50,11 +50,24 @@ export type BlogSchedule = BlogCommand & {
 /** A queue job: a plain, idempotent handler of `(payload, data)` and its retry policy. */
 export type JobDefinition<D = never> = {
   handler: (payload: Payload, data: D) => Promise<void>
-  /** Tries in all: the first run plus retries with exponential backoff. */
-  tries: number
   /** pg-boss workers of this queue per working process (default 1): for jobs that mostly wait on the network. */
   concurrency?: number
-}
+} & (
+  | {
+      /** Tries in all: the first run plus retries with exponential backoff. */
+      tries: number
+      external?: false
+    }
+  | {
+      /**
+       * The job talks to another system (mail, webhooks, imports' media): it is
+       * retried with backoff and jitter for the retry window (JOB_RETRY_WINDOW_SECONDS,
+       * default 24 h; jobs/retryPolicy.ts) before it is dead-lettered.
+       */
+      external: true
+      tries?: never
+    }
+)
 
 export type Registry = { commands: BlogCommand[]; schedules: BlogSchedule[]; jobs: Record<string, JobDefinition<never>> }
 

@@ -25,6 +25,8 @@ import { afterCommit } from '../src/lib/payloadPatches'
 import { processShared } from '../src/lib/processShared'
 import { registeredCommands, type JobDefinition } from './commands'
 import type { JobData, JobName } from './definitions'
+import { observeJob } from './observeJob'
+import { jitteredDelayMs, retriesFor, type RetryPolicy } from './retryPolicy'
 
 export type QueueMode = 'sync' | 'pgboss'
 export type QueueState = {
@@ -32,6 +34,8 @@ export type QueueState = {
   boss?: PgBoss
   /** Sync mode retries in place after 1 s, 2 s, 4 s… times this (SYNC_RETRY_SCALE; tests shorten it). */
   syncRetryScale: number
+  /** How jobs that talk to other systems are retried, in both modes (JOB_RETRY_*; jobs/retryPolicy.ts). */
+  retry: RetryPolicy
   /** Sync mode emits 'retry' ({ name, attempt, error }) when a try fails and another will follow. */
   events: EventEmitter
 }
@@ -102,12 +106,21 @@ export async function syncJobsIdle(): Promise<void> {
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
-/** Sync mode has no queue to retry from, so it retries in place: 1 s, 2 s, 4 s, … */
+/**
+ * Sync mode has no queue to retry from, so it retries in place, in memory:
+ * a job that talks to another system (`external`) for the retry window with
+ * the same backoff and jitter as pg-boss, any other one its `tries` after
+ * 1 s, 2 s, 4 s, …; every delay times SYNC_RETRY_SCALE. The retries live as
+ * long as the process: one still waiting when the process stops is logged
+ * (job name and data) so it can be run again with `npm run blog -- job`.
+ */
 async function runWithRetries<N extends JobName>(payload: PayloadRequest['payload'], name: N, data: JobData[N]): Promise<void> {
-  const { handler, tries } = jobDefinition(payload, name)
+  const definition = jobDefinition(payload, name)
+  const { retry, syncRetryScale } = queueOf(payload)
+  const tries = definition.external ? retriesFor(retry) + 1 : definition.tries
   for (let attempt = 1; ; attempt++) {
     try {
-      return await handler(payload, data)
+      return await observeJob({ name, attempt }, () => definition.handler(payload, data as never))
     } catch (error) {
       if (attempt >= tries) {
         payload.logger.error({ err: error, job: name, data }, `job ${name} failed after ${tries} tries`)
@@ -115,7 +128,24 @@ async function runWithRetries<N extends JobName>(payload: PayloadRequest['payloa
       }
       payload.logger.warn(`job ${name} failed (try ${attempt} of ${tries}), retrying: ${(error as Error).message}`)
       queueOf(payload).events.emit('retry', { name, attempt, error })
-      await delay(1000 * 2 ** (attempt - 1) * queueOf(payload).syncRetryScale)
+      const wait = definition.external ? jitteredDelayMs(retry, attempt) : 1000 * 2 ** (attempt - 1)
+      waitingRetries.add(retryNote(name, data))
+      try {
+        await delay(wait * syncRetryScale)
+      } finally {
+        waitingRetries.delete(retryNote(name, data))
+      }
+      // The queue stopped meanwhile (the process is shutting down): it logged this job as not retried.
+      if (!(payload as unknown as WithQueue)[STATE]) return
     }
   }
+}
+
+// Sync-mode jobs waiting for their next try, as `name data` (what `npm run blog -- job` takes).
+const waitingRetries = processShared('syncJobsWaiting', () => new Set<string>())
+const retryNote = (name: string, data: unknown) => `${name} '${JSON.stringify(data)}'`
+
+/** Sync-mode jobs still waiting for a retry (at shutdown: they will not be tried again by this process). */
+export function syncJobsWaitingForRetry(): string[] {
+  return [...waitingRetries]
 }

@@ -14,10 +14,12 @@
 import type { Payload } from 'payload'
 import { PgBoss, type WorkOptions } from 'pg-boss'
 
-import { registeredCommands, type BlogSchedule } from './commands'
+import { registeredCommands, type BlogSchedule, type JobDefinition } from './commands'
 import { workerIO } from './io'
 import { startMinuteScheduler } from './minuteScheduler'
-import { syncJobsIdle } from './queue'
+import { observeJob } from './observeJob'
+import { syncJobsIdle, syncJobsWaitingForRetry } from './queue'
+import { retriesFor, type RetryPolicy } from './retryPolicy'
 
 export type RunningQueue = { boss?: PgBoss; stop: () => Promise<void> }
 
@@ -28,6 +30,8 @@ export type QueueOptions = {
   work: boolean
   /** Time zone of every cron expression (APP_TIMEZONE). */
   timeZone: string
+  /** How jobs that talk to other systems (`external`) are retried (JOB_RETRY_*). */
+  retry: RetryPolicy
 }
 
 export const deadLetterQueue = (name: string) => `${name}.dead`
@@ -46,7 +50,12 @@ export async function startQueue(payload: Payload, options: QueueOptions): Promi
   if (options.connection === 'sync') {
     const schedules = options.work ? startMinuteScheduler(payload, { timeZone: options.timeZone }) : undefined
     const idle = async () => void (await Promise.all([schedules?.stop(), syncJobsIdle()]))
-    return { stop: () => Promise.race([idle(), new Promise<void>((r) => setTimeout(r, SYNC_DRAIN_MS).unref())]) }
+    const stop = async () => {
+      await Promise.race([idle(), new Promise<void>((r) => setTimeout(r, SYNC_DRAIN_MS).unref())])
+      // In-memory retries end with the process: say which, so they can be run again by hand.
+      for (const job of syncJobsWaitingForRetry()) payload.logger.error(`sync-mode job not retried (the process stopped), run it again with: npm run blog -- job ${job}`)
+    }
+    return { stop }
   }
   // LISTEN/NOTIFY wakes a worker as soon as a job commits; polling stays as the fallback.
   // Supervision every 10 s: together with 10 s heartbeats, a dead worker's job is retried within ~20 s.
@@ -64,13 +73,16 @@ export async function startQueue(payload: Payload, options: QueueOptions): Promi
   boss.on('error', (error: Error) => payload.logger.error({ err: error }, 'queue error'))
   await boss.start()
   const { jobs, schedules } = registeredCommands(payload)
-  for (const [name, job] of Object.entries(jobs)) await createQueue(boss, name, job.tries)
+  for (const [name, job] of Object.entries(jobs)) await createQueue(boss, name, retryOptions(job, options.retry))
   for (const schedule of schedules) await registerSchedule(boss, schedule, options.timeZone)
 
   if (options.work) {
     for (const [name, job] of Object.entries(jobs)) {
-      await boss.work<unknown>(name, { ...WORK_OPTIONS, localConcurrency: job.concurrency ?? 1 }, async (batch) => {
-        for (const item of batch) await job.handler(payload, item.data as never)
+      await boss.work<unknown>(name, { ...WORK_OPTIONS, localConcurrency: job.concurrency ?? 1, includeMetadata: true }, async (batch) => {
+        for (const item of batch) {
+          const attempt = Number((item as { retryCount?: number }).retryCount ?? 0) + 1
+          await observeJob({ name, id: item.id, attempt }, () => job.handler(payload, item.data as never))
+        }
       })
     }
     for (const schedule of schedules) {
@@ -88,18 +100,31 @@ export async function startQueue(payload: Payload, options: QueueOptions): Promi
   }
 }
 
-async function createQueue(boss: PgBoss, name: string, tries: number): Promise<void> {
+type RetryOptions = { retryLimit: number; retryDelay: number; retryDelayMax: number }
+
+/**
+ * A job that talks to another system retries for the retry window (jobs/retryPolicy.ts);
+ * any other job its own `tries`, quickly (1 s, 2 s, 4 s…, at most 5 min apart).
+ * pg-boss adds the jitter: each delay is drawn between its nominal value and twice that.
+ */
+export function retryOptions(job: JobDefinition<never> | { tries: number; external?: false }, policy: RetryPolicy): RetryOptions {
+  if (job.external) return { retryLimit: retriesFor(policy), retryDelay: policy.delaySeconds, retryDelayMax: policy.maxDelaySeconds }
+  return { retryLimit: job.tries - 1, retryDelay: 1, retryDelayMax: 300 }
+}
+
+async function createQueue(boss: PgBoss, name: string, retry: RetryOptions): Promise<void> {
   await boss.createQueue(deadLetterQueue(name))
-  await boss.createQueue(name, {
-    retryLimit: tries - 1,
-    retryDelay: 1,
+  const options = {
+    ...retry,
     retryBackoff: true,
-    retryDelayMax: 300,
     deadLetter: deadLetterQueue(name),
     notify: true,
     // A worker that dies mid-job stops heartbeating; its job is retried after 10 s, not the 15-minute expiry.
     heartbeatSeconds: 10,
-  } as never)
+  }
+  await boss.createQueue(name, options as never)
+  // An existing queue keeps the options it was created with: apply the configured policy (new jobs take it).
+  await boss.updateQueue(name, options as never)
 }
 
 /**
@@ -109,6 +134,6 @@ async function createQueue(boss: PgBoss, name: string, tries: number): Promise<v
  */
 async function registerSchedule(boss: PgBoss, schedule: BlogSchedule, timeZone: string): Promise<void> {
   // A scheduled run that fails is not retried on a loop: the next occurrence does the work again.
-  await createQueue(boss, schedule.name, 1)
+  await createQueue(boss, schedule.name, retryOptions({ tries: 1 }, { windowSeconds: 0, delaySeconds: 1, maxDelaySeconds: 1 }))
   await boss.schedule(schedule.name, schedule.cron, null, { tz: timeZone })
 }

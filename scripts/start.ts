@@ -51,7 +51,9 @@ async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
   log(`\n${signal}: shutting down…`)
-  const force = setTimeout(() => process.exit(1), 15_000)
+  // In-flight requests get 5 s, then in-flight jobs up to 20 s (jobs/worker.ts; a pg-boss job still
+  // running then is retried by another worker): exit by force only after both.
+  const force = setTimeout(() => process.exit(1), 25_000)
   force.unref()
   await web.close()
   await closePayload(payload) // the last views reach the database; in-flight jobs finish or return to the queue

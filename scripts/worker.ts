@@ -3,6 +3,7 @@
  * The jobs plugin starts the workers with Payload; this script only keeps the process up.
  */
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
+import { serveWorkerOperations } from '../src/server/observability'
 
 // This process exists to work, whatever WORKER says for the web processes sharing the configuration.
 const overrides = { worker: true }
@@ -12,15 +13,21 @@ if (env.queueConnection !== 'pgboss') {
   process.exit(78)
 }
 const { payload, database } = await bootPayload({ overrides })
-console.log('Inkwell worker is running')
+// No web server here: /metrics, /healthz and /readyz on a port of their own when asked for.
+const operations = env.workerMetricsPort
+  ? await serveWorkerOperations(env, env.workerMetricsPort, payload)
+  : undefined
+console.log(`Inkwell worker is running${env.workerMetricsPort ? ` (metrics on port ${env.workerMetricsPort})` : ''}`)
 
 let stopping = false
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
   console.log(`${signal}: finishing in-flight jobs…`)
+  operations?.ops.drain() // /readyz: 503 from now on
   await closePayload(payload) // stops the queue gracefully, then the database connections
   await database.stop().catch(() => {})
+  await operations?.close()
   process.exit(0)
 }
 process.on('SIGINT', () => void shutdown('SIGINT'))

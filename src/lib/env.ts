@@ -80,6 +80,14 @@ const schema = z.object({
     z.string().refine(isTimeZone, 'must be an IANA time zone such as UTC or Europe/Paris').default('UTC'),
   ),
   SYNC_RETRY_SCALE: z.preprocess(emptyToUndefined, z.coerce.number().positive().max(1).default(1)),
+  // Jobs that talk to other systems (mail, webhooks, imports' media): retried with backoff and jitter for at least this long.
+  JOB_RETRY_WINDOW_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(30 * 24 * 3600).default(24 * 3600)),
+  JOB_RETRY_DELAY_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(3600).default(5)),
+  JOB_RETRY_MAX_DELAY_SECONDS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(24 * 3600).default(600)),
+  // GET /metrics: readable with `Authorization: Bearer <METRICS_TOKEN>`, or from loopback without a token.
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').optional()),
+  // `npm run worker` serves /metrics, /healthz and /readyz on this port when set (a worker has no web server).
+  WORKER_METRICS_PORT: z.preprocess(emptyToUndefined, port.optional()),
   SEED_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(12, 'must be at least 12 characters (the password policy)').default('inkwell-demo')),
   SEED_ON_START: bool(true),
   APP_DEBUG: bool(false),
@@ -225,6 +233,9 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     worker: e.WORKER === 'on',
     timeZone: e.APP_TIMEZONE,
     syncRetryScale: e.SYNC_RETRY_SCALE,
+    jobRetry: { windowSeconds: e.JOB_RETRY_WINDOW_SECONDS, delaySeconds: e.JOB_RETRY_DELAY_SECONDS, maxDelaySeconds: e.JOB_RETRY_MAX_DELAY_SECONDS },
+    metricsToken: e.METRICS_TOKEN,
+    workerMetricsPort: e.WORKER_METRICS_PORT,
     seedPassword: e.SEED_PASSWORD,
     seedOnStart: !production && e.SEED_ON_START,
     debug: e.APP_DEBUG,

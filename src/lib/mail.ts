@@ -7,6 +7,7 @@ import nodemailer from 'nodemailer'
 import type { Transport } from 'nodemailer'
 
 import type { Env } from './env'
+import { metrics } from './metrics'
 
 type Logger = { info: (obj: unknown, msg?: string) => void }
 
@@ -42,11 +43,28 @@ export function smtpOptions(mail: Env['mail']) {
   }
 }
 
+/** Counts every mail handed to the transport by outcome (inkwell_mails_total{outcome="sent"|"failed"}). */
+function counted<T extends { sendMail: (...args: never[]) => Promise<unknown> }>(transport: T): T {
+  const send = transport.sendMail.bind(transport) as (...args: unknown[]) => Promise<unknown>
+  transport.sendMail = (async (...args: unknown[]) => {
+    try {
+      const info = await send(...args)
+      metrics().mails.inc({ outcome: 'sent' })
+      return info
+    } catch (error) {
+      metrics().mails.inc({ outcome: 'failed' })
+      throw error
+    }
+  }) as T['sendMail']
+  return transport
+}
+
 export function emailAdapter(env: Env, getLogger: () => Logger) {
-  const transport =
+  const transport = counted(
     env.mail.driver === 'smtp'
       ? nodemailer.createTransport(smtpOptions(env.mail))
-      : nodemailer.createTransport(logTransport(getLogger))
+      : nodemailer.createTransport(logTransport(getLogger)),
+  )
   return nodemailerAdapter({
     defaultFromAddress: env.mail.fromAddress,
     defaultFromName: env.mail.fromName,

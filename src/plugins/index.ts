@@ -71,6 +71,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
       work: env.worker,
       timeZone: env.timeZone,
       syncRetryScale: env.syncRetryScale,
+      retry: env.jobRetry,
     }),
     search: searchPlugin(),
     activity: activityPlugin({ redisUrl: env.redisUrl, redisKeyPrefix: env.redisKeyPrefix, redisTimeoutMs: env.redisTimeoutMs, timeZone: env.timeZone }),

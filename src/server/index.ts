@@ -19,6 +19,7 @@ import { installSitePayload } from '../lib/sitePayload'
 import type { ViewCounter } from '../plugins/activity/views'
 import { enforceBodyLimit } from './bodyLimit'
 import { guardAdminView, isGuardedAdminView } from './guardedAdminViews'
+import { operations } from './observability'
 import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
 import { refuseNulInUrl } from './nulBytes'
@@ -112,6 +113,8 @@ export async function startWebServer(
   const listener = await listenForInvalidations(env.databaseUrl, log)
   const bodyLimits = { maxBodyBytes: env.maxBodyBytes, uploadMaxBytes: env.uploadMaxBytes }
   const markSameOrigin = plainHttpFetchSite(env.baseUrl)
+  // Request ids, the request log line and metrics, /metrics and /readyz (src/server/observability.ts).
+  const ops = operations(env)
   let credentials: CredentialCheck | undefined
 
   /**
@@ -138,6 +141,7 @@ export async function startWebServer(
     moveAccessTokenToHeader(req)
     markSameOrigin?.(req)
     const owner = ownerOf(req.url)
+    ops.observe(req, res, (pathname) => Boolean(astro?.staticFiles.has(pathname)))
     const pathname = req.url?.split('?')[0] ?? '/'
     // A reader-site page read without a body (nothing below can answer it early) gets its security
     // headers from servePage, in one writeHead when it is a cache hit; everything else gets them now.
@@ -151,6 +155,7 @@ export async function startWebServer(
       res.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
       return void res.end(JSON.stringify({ status: ready ? 'ok' : 'starting' }))
     }
+    if (ops.answers(req, res, (error) => internalError(res, error, log))) return
     const handler = owner === 'next' ? nextHandler : astro?.handler
     if (!handler) return notReady(res)
     if (page) {
@@ -201,8 +206,10 @@ export async function startWebServer(
     },
   })
   ;[nextHandler, astro] = await Promise.all([loadNextHandler(env), loadAstroHandler()])
+  ops.started(site, cache)
 
   const close = async () => {
+    ops.drain() // /readyz answers 503 at once; in-flight requests finish (at most 5 s more)
     await new Promise<void>((resolve) => {
       server.close(() => resolve())
       server.closeIdleConnections()

@@ -47,6 +47,8 @@ export async function createTestPayload(env: Record<string, string> = {}, option
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
     PAYLOAD_SECRET: 'test-secret-not-for-production',
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'inkwell-test-')),
+    // Retries of jobs that talk to other systems start 1 s apart in tests (5 s in production); the 24 h window stays.
+    JOB_RETRY_DELAY_SECONDS: '1',
     ...env,
   })
   const config = options.plugins ? await composedConfig(options.plugins) : (await import('../../payload.config')).default

@@ -97,7 +97,7 @@ describe('notify the article author (pg-boss)', () => {
   it('runs each job once with two workers on one database', async () => {
     // A second set of workers on the same database, as another process would run.
     const env = getEnv()
-    const second = await startQueue(t.payload, { connection: 'pgboss', databaseUrl: env.databaseUrl, work: true, timeZone: env.timeZone })
+    const second = await startQueue(t.payload, { connection: 'pgboss', databaseUrl: env.databaseUrl, work: true, timeZone: env.timeZone, retry: env.jobRetry })
     try {
       const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => reply(`Parallel reply ${i}`)))
       await waitUntil(async () => mailsAbout('Parallel reply').length >= 12, { what: '12 mails' })

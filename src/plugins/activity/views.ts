@@ -9,6 +9,7 @@ import { dayHashKeys, finishSyncLua, readBeside, syncDayHashes } from './dayHash
 import { dayIn } from './day'
 import { payloadSlot } from './payloadSlot'
 import { SerialFlush } from './serialFlush'
+import { metrics } from '../../lib/metrics'
 
 /**
  * Article view counting without a write per view on a page's path: hits are
@@ -156,8 +157,10 @@ export class BatchedViewCounter implements ViewCounter {
     while (this.unsent.length > 0) {
       try {
         await this.sink.write(this.unsent[0]!)
+        metrics().viewBatches.inc({ outcome: 'written' })
       } catch (error) {
         // Kept as it is, id included: the next flush retries it, and a sink that did apply it ignores the retry.
+        metrics().viewBatches.inc({ outcome: 'failed' })
         this.options.onError?.(error)
         return false
       }

@@ -33,7 +33,7 @@ export const jobsPlugin =
       await config.onInit?.(payload)
       installAfterCommit(payload, (error) => payload.logger.error({ err: error }, 'background job failed'))
       const queue = await startQueue(payload, options)
-      attachQueue(payload, { mode: options.connection, boss: queue.boss, syncRetryScale: options.syncRetryScale, events: new EventEmitter() })
+      attachQueue(payload, { mode: options.connection, boss: queue.boss, syncRetryScale: options.syncRetryScale, retry: options.retry, events: new EventEmitter() })
       onDestroy(payload, async () => {
         await queue.stop()
         attachQueue(payload, undefined)

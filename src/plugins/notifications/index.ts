@@ -42,8 +42,9 @@ export const notificationsPlugin = (options: NotificationsOptions): Plugin => (c
   const withCollection = withPluginOptions(addToConfig({ collections: [Notifications, follows] })(config) as Config, NOTIFICATIONS_KEY, options)
   const withHook = { ...withCollection, collections: withCollection.collections!.map(withReplyHook) }
   const withJob = addJobs(withHook, {
-    'notify-article-author': { handler: notifyArticleAuthor, tries: 5 },
-    'notify-reply-thread': { handler: notifyReplyThread, tries: 5 },
+    // They send mail: retried for the retry window (24 h by default), so an SMTP outage loses nothing.
+    'notify-article-author': { handler: notifyArticleAuthor, external: true },
+    'notify-reply-thread': { handler: notifyReplyThread, external: true },
   })
   return addCommands(withJob, [recountUnreadCommand])
 }

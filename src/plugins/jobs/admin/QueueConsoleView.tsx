@@ -89,6 +89,46 @@ export async function QueueConsoleView(props: AdminViewServerProps) {
                 ))}
               </tbody>
             </table>
+            <h2>Dead-lettered jobs</h2>
+            <div data-testid="queue-console-dead">
+              {data.dead.total === 0 ? (
+                <p>No dead-lettered jobs: every job either succeeded or is still being retried.</p>
+              ) : (
+                <>
+                  <p>
+                    <strong data-testid="queue-console-dead-total">{data.dead.total}</strong> job(s) ran out of retries and wait in a dead-letter
+                    queue, which nobody works. Once the other system is back, send them back to their queue with a fresh retry budget (their
+                    handlers are idempotent: nothing already done is done twice).
+                  </p>
+                  <form method="post" action={action} style={{ marginBottom: '1rem' }}>
+                    <input type="hidden" name="action" value="retry-dead" />
+                    <button type="submit" data-testid="queue-console-retry-dead">Retry all {data.dead.total} dead-lettered jobs</button>
+                  </form>
+                  <table style={table}>
+                    <thead>
+                      <tr>
+                        {['Queue', 'Dead since', 'Data'].map((h) => (
+                          <th key={h} style={cell}>{h}</th>
+                        ))}
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.dead.latest.map((job) => (
+                        <tr key={job.id}>
+                          <td style={cell}>
+                            {job.queue}
+                            <br />
+                            <small>{job.id}</small>
+                          </td>
+                          <td style={cell}>{job.deadSince}</td>
+                          <td style={cell}><pre style={pre}>{job.data}</pre></td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </>
+              )}
+            </div>
             <h2>Latest failed jobs</h2>
             {data.failed.length === 0 ? (
               <p>No failed jobs.</p>

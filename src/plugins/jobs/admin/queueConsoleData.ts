@@ -14,7 +14,7 @@ import { deadLetterQueue } from '../../../../jobs/worker'
 import { hasPermission } from '../../../access/permissions'
 import { readBody } from '../../../lib/accountHttp'
 import { errorResponse } from '../../../lib/errorResponse'
-import { query } from '../../../lib/pool'
+import { poolOf, query } from '../../../lib/pool'
 
 export const QUEUE_CONSOLE_PATH = '/queues'
 export const QUEUE_CONSOLE_ACTION_PATH = '/queue-console/jobs'
@@ -23,9 +23,52 @@ export const JOB_STATES = ['created', 'retry', 'active', 'completed', 'failed', 
 export type QueueRow = { name: string; byState: Record<(typeof JOB_STATES)[number], number>; deadLetter: number; lastHour: number }
 export type FailedJob = { id: string; name: string; failedAt: string; error: string; data: string; retries: number }
 export type ScheduleRow = { name: string; cron: string; timeZone: string; nextRun: string }
+export type DeadJob = { id: string; name: string; queue: string; deadSince: string; data: string }
 export type QueueConsoleData =
   | { mode: 'sync' }
-  | { mode: 'pgboss'; queues: QueueRow[]; failed: FailedJob[]; schedules: ScheduleRow[] }
+  | { mode: 'pgboss'; queues: QueueRow[]; failed: FailedJob[]; schedules: ScheduleRow[]; dead: { total: number; latest: DeadJob[] } }
+
+/** A dead-lettered job waits in its queue's `.dead` queue, which nobody works, until it is retried or deleted. */
+const WAITING = `state in ('created', 'retry')`
+const deadQueues = (payload: Payload) => queueNames(payload).map(deadLetterQueue)
+const originalQueue = (dead: string) => dead.replace(/\.dead$/, '')
+
+/** How many jobs wait in dead-letter queues (the admin navigation shows it beside "Queues"); 0 in sync mode. */
+export async function deadLetterCount(payload: Payload): Promise<number> {
+  if (queueOf(payload).mode === 'sync') return 0
+  const [row] = await query(payload, `select count(*)::int as n from pgboss.job where name = any($1) and ${WAITING}`, [deadQueues(payload)])
+  return Number(row?.n ?? 0)
+}
+
+/**
+ * Sends every dead-lettered job (of one queue, or of all) back to its queue
+ * as a new job with the same data and a fresh retry budget, and removes it
+ * from the dead-letter queue, in one transaction: a job is either still dead
+ * or queued again, never both, never neither. Returns how many were retried.
+ */
+export async function retryDeadLettered(payload: Payload, onlyQueue?: string): Promise<number> {
+  const boss = queueOf(payload).boss
+  if (!boss) return 0
+  const names = onlyQueue ? [deadLetterQueue(onlyQueue)] : deadQueues(payload)
+  const client = await poolOf(payload).connect()
+  try {
+    await client.query('begin')
+    const { rows } = await client.query(
+      `select id, name, data from pgboss.job where name = any($1) and ${WAITING} order by created_on limit 10000 for update skip locked`,
+      [names],
+    )
+    const db = { executeSql: (text: string, values?: unknown[]) => client.query(text, values) as Promise<{ rows: unknown[] }> }
+    for (const row of rows) await boss.send(originalQueue(String(row.name)), (row.data ?? {}) as object, { db } as never)
+    await client.query(`delete from pgboss.job where name = any($1) and id = any($2::uuid[])`, [names, rows.map((r) => r.id)])
+    await client.query('commit')
+    return rows.length
+  } catch (error) {
+    await client.query('rollback').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
+}
 
 type Row = Record<string, unknown>
 
@@ -71,11 +114,13 @@ export async function loadQueueConsole(payload: Payload): Promise<QueueConsoleDa
   if (queueOf(payload).mode === 'sync') return { mode: 'sync' }
   const queues = queueNames(payload)
   const names = queues.flatMap((n) => [n, deadLetterQueue(n)])
-  const [counts, hour, failed, schedules] = await Promise.all([
+  const [counts, hour, failed, schedules, deadTotal, dead] = await Promise.all([
     query(payload, `select name, state::text as state, count(*)::int as n from pgboss.job where name = any($1) group by 1, 2`, [names]),
     query(payload, `select name, count(*)::int as n from pgboss.job where name = any($1) and state = 'completed' and completed_on > now() - interval '1 hour' group by 1`, [names]),
     query(payload, `select id, name, data, output, retry_count, completed_on from pgboss.job where name = any($1) and state = 'failed' order by completed_on desc limit 25`, [names]),
     query(payload, `select name, cron, timezone from pgboss.schedule order by name`),
+    deadLetterCount(payload),
+    query(payload, `select id, name, data, created_on from pgboss.job where name = any($1) and ${WAITING} order by created_on desc limit 50`, [deadQueues(payload)]),
   ])
   const count = (name: string, state: string) => Number(counts.find((c) => c.name === name && c.state === state)?.n ?? 0)
   return {
@@ -94,6 +139,16 @@ export async function loadQueueConsole(payload: Payload): Promise<QueueConsoleDa
       data: JSON.stringify(job.data),
       retries: Number(job.retry_count),
     })),
+    dead: {
+      total: deadTotal,
+      latest: dead.map((job) => ({
+        id: String(job.id),
+        name: String(job.name),
+        queue: originalQueue(String(job.name)),
+        deadSince: new Date(String(job.created_on)).toISOString(),
+        data: JSON.stringify(job.data),
+      })),
+    },
     schedules: schedules.map((s) => {
       const timeZone = String(s.timezone ?? 'UTC')
       return { name: String(s.name), cron: String(s.cron), timeZone, nextRun: nextRun(String(s.cron), timeZone) }
@@ -119,11 +174,18 @@ export async function handleQueueConsoleAction(req: PayloadRequest): Promise<Res
   const fieldError = (field: string, message: string) => errorResponse(400, { fields: { [field]: message } })
   const boss = queueOf(req.payload).boss
   if (!boss) return fieldError('name', 'QUEUE_CONNECTION=sync: there is no queue')
+  const admin = req.payload.config.routes.admin
+  if (action === 'retry-dead') {
+    // Bulk: every dead-lettered job, or those of one queue when `name` names it.
+    if (name && !queueNames(req.payload).includes(name)) return fieldError('name', 'not a queue of this site')
+    const retried = await retryDeadLettered(req.payload, name || undefined)
+    req.payload.logger.info(`queue console: ${retried} dead-lettered job(s) sent back to their queue`)
+    return new Response(null, { status: 303, headers: { location: `${admin}${QUEUE_CONSOLE_PATH}` } })
+  }
   if (!queueNames(req.payload).flatMap((n) => [n, deadLetterQueue(n)]).includes(name)) return fieldError('name', 'not a queue of this site')
   if (!/^[0-9a-f-]{36}$/.test(id)) return fieldError('id', 'must be a job id (a UUID)')
-  if (action !== 'retry' && action !== 'delete') return fieldError('action', 'must be retry or delete')
+  if (action !== 'retry' && action !== 'delete') return fieldError('action', 'must be retry, delete or retry-dead')
   if (action === 'retry') await boss.retry(name, id)
   else await boss.deleteJob(name, id)
-  const admin = req.payload.config.routes.admin
   return new Response(null, { status: 303, headers: { location: `${admin}${QUEUE_CONSOLE_PATH}` } })
 }
