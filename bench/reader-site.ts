@@ -35,6 +35,7 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import pg from 'pg'
 
+import { admin, adminUrl } from './adminDatabase'
 import { seedBulk } from './seedBulk'
 
 const { values: args } = parseArgs({
@@ -61,21 +62,6 @@ const root = path.resolve(import.meta.dirname, '..')
 const BROWSER_UA = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36'
 
 // ---- helpers ------------------------------------------------------------------
-
-function adminUrl(): string {
-  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL
-  return `postgres://${process.env.PGUSER ?? 'postgres'}@${process.env.PGHOST ?? '127.0.0.1'}:${process.env.PGPORT ?? '5432'}/postgres`
-}
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: adminUrl() })
-  await client.connect()
-  try {
-    return await client.query(sql)
-  } finally {
-    await client.end()
-  }
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -10,25 +10,12 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 
-import pg from 'pg'
 import { SMTPServer } from 'smtp-server'
+
+import { admin, adminUrl } from './adminDatabase'
 
 const { values: args } = parseArgs({ options: { replies: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '1' } } })
 const REPLIES = Number(args.replies)
-
-function adminUrl(): string {
-  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL
-  return `postgres://${process.env.PGUSER ?? 'postgres'}@${process.env.PGHOST ?? '127.0.0.1'}:${process.env.PGPORT ?? '5432'}/postgres`
-}
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: adminUrl() })
-  await c.connect()
-  try {
-    await c.query(sql)
-  } finally {
-    await c.end()
-  }
-}
 
 const arrivals = new Map<string, number>()
 const smtp = new SMTPServer({

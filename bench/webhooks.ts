@@ -15,26 +15,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 
-import pg from 'pg'
 import { Webhook } from 'standardwebhooks'
+
+import { admin, adminUrl } from './adminDatabase'
 
 const { values: args } = parseArgs({ options: { single: { type: 'string', default: '100' }, burst: { type: 'string', default: '1000' } } })
 const SINGLE = Number(args.single)
 const BURST = Number(args.burst)
-
-function adminUrl(): string {
-  if (process.env.BENCH_DATABASE_URL) return process.env.BENCH_DATABASE_URL
-  return `postgres://${process.env.PGUSER ?? 'postgres'}@${process.env.PGHOST ?? '127.0.0.1'}:${process.env.PGPORT ?? '5432'}/postgres`
-}
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: adminUrl() })
-  await c.connect()
-  try {
-    await c.query(sql)
-  } finally {
-    await c.end()
-  }
-}
 
 let verifier: Webhook | undefined
 let unverified = 0
