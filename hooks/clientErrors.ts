@@ -5,6 +5,9 @@
  */
 import { APIError, NotFound, type AfterErrorHook, type CollectionBeforeOperationHook } from 'payload'
 
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../src/lib/databaseOutage'
+import { poolIfConnected } from '../src/lib/pool'
+
 const BODY_HELP = 'Send the document as JSON (Content-Type: application/json), or as multipart/form-data with its fields as JSON in `_payload`.'
 
 /**
@@ -54,4 +57,19 @@ export const wordClientErrors: AfterErrorHook = ({ error, result }) => {
   if ((!status || status >= 500) && UNREADABLE_BODY.test(error.message)) {
     return { status: 400, response: { errors: [{ message: `The request body could not be read (${error.message}). ${BODY_HELP}` }] } }
   }
+}
+
+/**
+ * The database is away (a restart, a crash, a failover): 503 with Retry-After, not 500, so
+ * clients and load balancers retry; nothing was written (src/lib/databaseOutage.ts).
+ */
+export const databaseOutageAsUnavailable: AfterErrorHook = async ({ error, req }) => {
+  const status = (error as { status?: number }).status
+  if (status && status < 500) return
+  if (!(await isDatabaseUnavailable(error, poolIfConnected(req.payload)))) return
+  const headers = req.responseHeaders instanceof Headers ? req.responseHeaders : new Headers()
+  headers.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+  headers.set('Cache-Control', 'no-store')
+  req.responseHeaders = headers
+  return { status: 503, response: { errors: [{ message: DATABASE_UNAVAILABLE_MESSAGE }] } }
 }

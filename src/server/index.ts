@@ -12,7 +12,8 @@ import { getPayload, handleEndpoints, type Payload } from 'payload'
 
 import { listenForInvalidations } from '../lib/cacheBus'
 import type { Env } from '../lib/env'
-import { query } from '../lib/pool'
+import { DATABASE_RETRY_AFTER_SECONDS, databaseAnswers, isDatabaseUnavailable } from '../lib/databaseOutage'
+import { poolIfConnected, query } from '../lib/pool'
 import { redactCredentials } from '../lib/redactCredentials'
 import { acceptingEveryBodyForm } from '../lib/requestBody'
 import { installSitePayload } from '../lib/sitePayload'
@@ -85,11 +86,19 @@ function notReady(res: ServerResponse) {
   res.end('Inkwell is starting…\n')
 }
 
-function internalError(res: ServerResponse, error: unknown, log: (m: string) => void) {
+/** A request that failed: 503 with Retry-After while the database is away (src/lib/databaseOutage.ts), else 500. */
+function internalError(res: ServerResponse, error: unknown, log: (m: string) => void, pool?: Parameters<typeof isDatabaseUnavailable>[1]) {
   log(redactCredentials(`request failed: ${error instanceof Error ? error.stack : String(error)}`))
   if (res.headersSent) return void res.destroy()
-  res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
-  res.end('Internal Server Error\n')
+  void isDatabaseUnavailable(error, pool).then((away) => {
+    if (res.headersSent) return void res.destroy()
+    if (away) {
+      res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) })
+      return void res.end('Service Unavailable: the database is away for a moment, try again in a few seconds.\n')
+    }
+    res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' })
+    res.end('Internal Server Error\n')
+  })
 }
 
 /**
@@ -106,8 +115,10 @@ export async function startWebServer(
   let astro: AstroSite | undefined
   let site: Payload | undefined
   const setSecurityHeaders = securityHeaders(env)
+  // Asked only after a page failed: 503 with Retry-After rather than 500 while the database is away.
+  const databaseAway = async () => !(await databaseAnswers(site && poolIfConnected(site)))
   const cache = useCache
-    ? new RenderCache({ views, maxEntries: env.renderCache.maxEntries, maxBytes: env.renderCache.maxBytes, securityHeaders: setSecurityHeaders.site })
+    ? new RenderCache({ views, maxEntries: env.renderCache.maxEntries, maxBytes: env.renderCache.maxBytes, securityHeaders: setSecurityHeaders.site, databaseAway })
     : undefined
   // Always listening, cache or not: the site's in-memory layout data is purged by the same announcements.
   const listener = await listenForInvalidations(env.databaseUrl, log)
@@ -116,6 +127,7 @@ export async function startWebServer(
   // Request ids, the request log line and metrics, /metrics and /readyz (src/server/observability.ts).
   const ops = operations(env)
   let credentials: CredentialCheck | undefined
+  const fail = (res: ServerResponse, error: unknown) => internalError(res, error, log, site && poolIfConnected(site))
 
   /**
    * A reader-site page (not a static file): from the cache when the visitor is anonymous, else rendered for them.
@@ -125,10 +137,10 @@ export async function startWebServer(
     withPrivateCaching(req, res)
     const key = cache && isCacheable(req) ? cacheKeyOf(req.url ?? '/') : null
     if (!key && !headersSet) setSecurityHeaders(req, res, 'astro')
-    const rendering = key ? cache!.serve(req, res, key, handler, { securityHeaders: !headersSet }) : renderPage(req, res, handler, { views })
+    const rendering = key ? cache!.serve(req, res, key, handler, { securityHeaders: !headersSet }) : renderPage(req, res, handler, { views, databaseAway })
     return void rendering.catch((error) => {
       if (!headersSet && !res.headersSent) setSecurityHeaders(req, res, 'astro')
-      internalError(res, error, log)
+      fail(res, error)
     })
   }
 
@@ -155,7 +167,7 @@ export async function startWebServer(
       res.writeHead(ready ? 200 : 503, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' })
       return void res.end(JSON.stringify({ status: ready ? 'ok' : 'starting' }))
     }
-    if (ops.answers(req, res, (error) => internalError(res, error, log))) return
+    if (ops.answers(req, res, (error) => fail(res, error))) return
     const handler = owner === 'next' ? nextHandler : astro?.handler
     if (!handler) return notReady(res)
     if (page) {
@@ -165,7 +177,7 @@ export async function startWebServer(
       return void credentials
         .anonymize(req)
         .then(() => servePage(req, res, handler, headersSet))
-        .catch((error) => internalError(res, error, log))
+        .catch((error) => fail(res, error))
     }
     if (owner === 'next') {
       // Anything but the site's static files may depend on the visitor's session: private, no-store then.
@@ -175,14 +187,14 @@ export async function startWebServer(
       if (isGuardedAdminView(site!, req.method, pathname)) {
         return void guardAdminView(site!, req, res)
           .then((answered) => answered || handler(req, res))
-          .catch((error) => internalError(res, error, log))
+          .catch((error) => fail(res, error))
       }
     }
     try {
       const result = handler(req, res)
-      if (result instanceof Promise) result.catch((error) => internalError(res, error, log))
+      if (result instanceof Promise) result.catch((error) => fail(res, error))
     } catch (error) {
-      internalError(res, error, log)
+      fail(res, error)
     }
   })
   server.keepAliveTimeout = 65_000 // longer than common load balancers' idle timeout

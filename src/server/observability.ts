@@ -246,6 +246,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 function registerGauges(payload: Payload, cache: RenderCache | undefined): void {
   collectedMetric('counter', 'inkwell_render_cache_hits_total', 'Pages served from the render cache', [], (set) => set({}, cache?.stats.hits ?? 0))
   collectedMetric('counter', 'inkwell_render_cache_misses_total', 'Cacheable pages rendered because they were not in the render cache', [], (set) => set({}, cache?.stats.misses ?? 0))
+  collectedMetric('counter', 'inkwell_render_cache_stale_total', 'Pages answered from their last good copy because their render failed (stale if error)', [], (set) => set({}, cache?.stats.staleHits ?? 0))
   collectedMetric('gauge', 'inkwell_render_cache_bytes', 'Bytes held by the render cache', [], (set) => set({}, cache?.size.bytes ?? 0))
   collectedMetric('gauge', 'inkwell_render_cache_entries', 'Pages held by the render cache', [], (set) => set({}, cache?.size.entries ?? 0))
   collectedMetric('gauge', 'inkwell_db_pool_connections', 'Connections of the PostgreSQL pool, by state (total, idle, waiting: requests waiting for one)', ['state'], (set) => {

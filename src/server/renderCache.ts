@@ -18,6 +18,13 @@
  * one view. The shown count is the one at render time, refreshed every
  * VIEW_COUNT_REFRESH_MS on a kept page, because a number spliced into every
  * response would rule out compressing once.
+ *
+ * Stale if error (issue 32 §4): a purged (or expired) page's last good copy is
+ * kept aside, and when its next render fails (5xx: the database is away) that
+ * copy is served instead, marked `x-cache: STALE` with `Age` and
+ * `Warning: 111`, until a render succeeds again. A failed render with no copy
+ * to fall back on answers 503 with `Retry-After` when the database does not
+ * answer (`databaseAway`), so clients retry, instead of 500.
  */
 import { createHash } from 'node:crypto'
 import { EventEmitter } from 'node:events'
@@ -28,6 +35,7 @@ import zlib from 'node:zlib'
 import { LRUCache } from 'lru-cache'
 
 import { onInvalidate } from '../lib/cacheBus'
+import { DATABASE_RETRY_AFTER_SECONDS } from '../lib/databaseOutage'
 import { runRender, type RenderState } from '../lib/renderContext'
 import { shouldCountView, type ViewCounter } from '../plugins/activity/views'
 
@@ -270,12 +278,20 @@ type Entry = {
   tags: string[]
   articleId?: number
   expiresAt?: number
+  /** When it was rendered (ms): a stale answer says its `Age`. */
+  renderedAt: number
   /** The response headers of a hit, by encoding (and with the security headers or not): made on the first hit, not on every one. */
   hitHeaders?: Partial<Record<`${Encoding}${'' | '+'}`, OutgoingHttpHeaders>>
 }
 
-/** `startedAt`: the purge sequence number when the render began. */
-type Rendered = { entry: Entry; shareable: boolean; startedAt: number }
+/** `startedAt`: the purge sequence number when the render began; `failed`: a 5xx, answered from a stale copy if any. */
+type Rendered = { entry: Entry; shareable: boolean; startedAt: number; failed: boolean }
+
+/** How a page is answered: from the cache, rendered now, or from its last good copy because the render failed. */
+type Outcome = 'HIT' | 'MISS' | 'STALE'
+
+/** The Warning of a stale answer (RFC 7234 §5.5.1, "Revalidation Failed"). */
+export const STALE_WARNING = '111 - "Revalidation Failed"'
 
 export type RenderCacheOptions = {
   views?: ViewCounter
@@ -289,11 +305,18 @@ export type RenderCacheOptions = {
    * (Node validates each header once) instead of one setHeader each before it.
    */
   securityHeaders?: [name: string, value: string][]
+  /**
+   * Whether the database is unreachable now (a memoized probe): asked only after a render failed with
+   * a 5xx, to answer 503 with Retry-After rather than 500 when no stale copy can stand in.
+   */
+  databaseAway?: () => Promise<boolean>
 }
 
 export class RenderCache {
   private entries: LRUCache<string, Entry>
   private notFound: LRUCache<string, Entry>
+  /** Last good copies of purged or expired pages, served only when their render fails (half the cache's byte budget). */
+  private stale: LRUCache<string, Entry>
   /** The compressed variants of not-found bodies, by body: every random URL of a kind shares one body, compressed once. */
   private variants = new LRUCache<string, { br: Buffer; gzip: Buffer }>({ max: 64 })
   private keysByTag = new Map<string, Set<string>>()
@@ -301,7 +324,7 @@ export class RenderCache {
   private purges: { seq: number; tags: Set<string> }[] = []
   private seq = 0
   private unsubscribe: () => void
-  stats = { hits: 0, misses: 0, purged: 0, refused: 0, notFoundHits: 0 }
+  stats = { hits: 0, misses: 0, purged: 0, refused: 0, notFoundHits: 0, staleHits: 0 }
 
   constructor(private options: RenderCacheOptions) {
     this.entries = new LRUCache<string, Entry>({
@@ -311,6 +334,12 @@ export class RenderCache {
       maxEntrySize: Math.max(1, Math.floor(options.maxBytes / 8)),
       sizeCalculation: (e) => e.body.length + (e.br?.length ?? 0) + (e.gzip?.length ?? 0) + 512,
       dispose: (entry, key) => this.untag(key, entry.tags),
+    })
+    this.stale = new LRUCache<string, Entry>({
+      max: options.maxEntries,
+      maxSize: Math.max(1, Math.floor(options.maxBytes / 2)),
+      maxEntrySize: Math.max(1, Math.floor(options.maxBytes / 8)),
+      sizeCalculation: (e) => e.body.length + (e.br?.length ?? 0) + (e.gzip?.length ?? 0) + 512,
     })
     this.notFound = new LRUCache<string, Entry>({
       max: options.maxNotFound ?? 10_000,
@@ -333,6 +362,7 @@ export class RenderCache {
     this.unsubscribe()
     this.entries.clear()
     this.notFound.clear()
+    this.stale.clear()
   }
 
   /** Purges every page tagged with any of `tags` ('*' purges all). */
@@ -342,12 +372,15 @@ export class RenderCache {
     if (this.purges.length > 1000) this.purges.splice(0, this.purges.length - 1000)
     if (tags.includes('*')) {
       this.stats.purged += this.entries.size + this.notFound.size
+      for (const [key, entry] of this.entries.entries()) this.stale.set(key, entry)
       this.entries.clear()
       this.notFound.clear()
       return
     }
     for (const tag of tags) {
       for (const key of [...(this.keysByTag.get(tag) ?? [])]) {
+        const good = this.entries.peek(key)
+        if (good) this.stale.set(key, good)
         if (this.entries.delete(key)) this.stats.purged++
         if (this.notFound.delete(key)) this.stats.purged++
       }
@@ -364,36 +397,53 @@ export class RenderCache {
     const cached = this.entries.get(key)
     if (cached && !(cached.expiresAt && cached.expiresAt < Date.now())) {
       this.stats.hits++
-      return this.write(req, res, cached, true, secure)
+      return this.write(req, res, cached, 'HIT', secure)
     }
+    // An expired page (its view count to refresh) stands in if its new render fails.
+    if (cached) this.stale.set(key, cached)
     const missing = this.notFound.get(key)
     if (missing) {
       this.stats.notFoundHits++
-      return this.write(req, res, missing, true, secure)
+      return this.write(req, res, missing, 'HIT', secure)
     }
     if (secure) for (const [name, value] of secure) res.setHeader(name, value)
     this.stats.misses++
     const pending = this.inflight.get(key)
     if (pending) {
-      const { entry, shareable, startedAt } = await pending
+      const { entry, shareable, startedAt, failed } = await pending
+      if (failed) return this.answerFailure(req, res, key, entry)
       // A render still in flight (its variants being compressed, say) may have begun before a
       // purge of what it shows: that answer is stale for a request that came after the purge.
-      if (shareable && !this.purgedSince(startedAt, entry.tags)) return this.write(req, res, entry, false)
-      return renderPage(req, res, handler, { views: this.options.views })
+      if (shareable && !this.purgedSince(startedAt, entry.tags)) return this.write(req, res, entry, 'MISS')
+      return renderPage(req, res, handler, { views: this.options.views, failure: (failed) => this.answerFailure(req, res, key, failed) })
     }
     const rendering = this.renderAndStream(req, res, key, handler).finally(() => this.inflight.delete(key))
     this.inflight.set(key, rendering)
     await rendering
   }
 
-  private write(req: IncomingMessage, res: ServerResponse, entry: Entry, hit: boolean, secure?: [string, string][]) {
+  /**
+   * A render failed (5xx): the page's last good copy if there is one (stale), else the failure itself,
+   * as 503 with Retry-After when the database is away.
+   */
+  private async answerFailure(req: IncomingMessage, res: ServerResponse, key: string, failed: Failed): Promise<void> {
+    const stale = this.stale.get(key)
+    if (stale) {
+      this.stats.staleHits++
+      return this.write(req, res, stale, 'STALE')
+    }
+    await answerFailed(req, res, failed, this.options.databaseAway, { 'x-cache': 'MISS' })
+  }
+
+  private write(req: IncomingMessage, res: ServerResponse, entry: Entry, outcome: Outcome, secure?: [string, string][]) {
+    const hit = outcome === 'HIT'
     countView(this.options.views, req, entry.status, entry.articleId)
     const encoding = negotiateEncoding(req.headers['accept-encoding'])
     const body = (encoding === 'br' && entry.br) || (encoding === 'gzip' && entry.gzip) || entry.body
     if (body === entry.body && encoding !== 'identity' && !entry.headers['content-encoding']) {
       if (secure) for (const [name, value] of secure) res.setHeader(name, value)
       // Kept a moment ago, its variants are still being made: compress this answer on the way out.
-      const stream = openStream(req, res, entry.status, entry.headers, { 'x-cache': hit ? 'HIT' : 'MISS' })
+      const stream = openStream(req, res, entry.status, entry.headers, { 'x-cache': outcome, ...(outcome === 'STALE' ? staleHeaders(entry) : {}) })
       stream.write(entry.body)
       return stream.end()
     }
@@ -401,7 +451,13 @@ export class RenderCache {
     const variant = secure ? (`${used}+` as const) : used
     let headers = hit ? entry.hitHeaders?.[variant] : undefined
     if (!headers) {
-      headers = { ...(secure ? Object.fromEntries(secure.map(([n, v]) => [n.toLowerCase(), v])) : {}), ...entry.headers, 'content-length': String(body.length), 'x-cache': hit ? 'HIT' : 'MISS' }
+      headers = {
+        ...(secure ? Object.fromEntries(secure.map(([n, v]) => [n.toLowerCase(), v])) : {}),
+        ...entry.headers,
+        'content-length': String(body.length),
+        'x-cache': outcome,
+        ...(outcome === 'STALE' ? staleHeaders(entry) : {}),
+      }
       if (entry.br || entry.gzip) addVary(headers)
       if (used !== 'identity') headers['content-encoding'] = used
       if (hit) (entry.hitHeaders ??= {})[variant] = headers
@@ -418,7 +474,8 @@ export class RenderCache {
     const captured = new CapturedResponse(
       req,
       (status, headers) => {
-        stream = openStream(req, res, status, publicHeaders(headers), { 'x-cache': 'MISS' })
+        // A failure is held back: the page's last good copy may answer instead (answerFailure).
+        if (status < 500) stream = openStream(req, res, status, publicHeaders(headers), { 'x-cache': 'MISS' })
       },
       (chunk) => stream?.write(chunk),
     )
@@ -429,7 +486,12 @@ export class RenderCache {
 
     const headers = publicHeaders(captured.headers)
     const tags = (headerValue(captured.headers[TAGS_HEADER]) ?? '').split(',').map((t) => t.trim()).filter(Boolean)
-    const entry: Entry = { status: captured.statusCode, headers, body: Buffer.concat(captured.chunks), tags }
+    const entry: Entry = { status: captured.statusCode, headers, body: Buffer.concat(captured.chunks), tags, renderedAt: Date.now() }
+    if (entry.status >= 500) {
+      this.stats.refused++
+      await this.answerFailure(req, res, key, entry)
+      return { entry, shareable: false, startedAt, failed: true }
+    }
     const articleId = viewedArticle(captured.headers)
     if (articleId) {
       entry.articleId = articleId
@@ -447,7 +509,7 @@ export class RenderCache {
     if (missingTags && !this.purgedSince(startedAt, missingTags)) this.storeNotFound(key, { ...entry, tags: missingTags })
     stream?.end()
     if (this.entries.get(key) === entry) await this.addCompressed(key, entry)
-    return { entry, shareable: !setsCookie && !privateAnswer, startedAt }
+    return { entry, shareable: !setsCookie && !privateAnswer, startedAt, failed: false }
   }
 
   /** Compresses a kept page once (off the event loop) and keeps the variants, unless it was purged meanwhile. */
@@ -486,6 +548,7 @@ export class RenderCache {
 
   private store(key: string, entry: Entry) {
     this.notFound.delete(key)
+    this.stale.delete(key)
     this.entries.set(key, entry)
     if (!this.entries.has(key)) return // larger than the per-entry budget
     for (const tag of entry.tags) {
@@ -518,26 +581,53 @@ function publicHeaders(headers: OutgoingHttpHeaders): Record<string, string | st
   return out
 }
 
+/** The headers that mark a stale answer: how old the copy is, that revalidating it failed, and not to keep it. */
+function staleHeaders(entry: Entry): OutgoingHttpHeaders {
+  return { age: String(Math.max(0, Math.floor((Date.now() - entry.renderedAt) / 1000))), warning: STALE_WARNING, 'cache-control': 'no-cache' }
+}
+
+type Failed = Pick<Entry, 'status' | 'headers' | 'body'>
+
+/** A failed render's answer: 503 with Retry-After (not to be kept) when the database is away, else as rendered. */
+async function answerFailed(req: IncomingMessage, res: ServerResponse, failed: Failed, databaseAway: (() => Promise<boolean>) | undefined, extra: OutgoingHttpHeaders = {}) {
+  const away = databaseAway ? await databaseAway().catch(() => false) : false
+  const outage: OutgoingHttpHeaders = away ? { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS), 'cache-control': 'no-store' } : {}
+  if (res.destroyed) return
+  const stream = openStream(req, res, away ? 503 : failed.status, { ...failed.headers, ...outage }, extra)
+  if (failed.body.length) stream.write(failed.body)
+  stream.end()
+}
+
 /**
  * Renders a page through Astro without the cache (signed-in readers, forms,
  * pages not cached, or the cache turned off), streamed and compressed; an
  * article page's view is counted here (`views`), as the cache counts those it serves.
+ * A failure (5xx) is answered by `failure` (the cache's stale copy), else 503 with Retry-After
+ * while the database is away (`databaseAway`), else as rendered.
  */
-export async function renderPage(req: IncomingMessage, res: ServerResponse, handler: Handler, { views }: { views?: ViewCounter } = {}): Promise<void> {
+export async function renderPage(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handler: Handler,
+  { views, databaseAway, failure }: { views?: ViewCounter; databaseAway?: () => Promise<boolean>; failure?: (failed: Failed) => Promise<void> } = {},
+): Promise<void> {
   let stream: ReturnType<typeof openStream> | undefined
   const captured = new CapturedResponse(
     req,
     (status, headers) => {
       countView(views, req, status, viewedArticle(headers))
-      stream = openStream(req, res, status, publicHeaders(headers))
+      if (status < 500) stream = openStream(req, res, status, publicHeaders(headers))
+      // Nothing is kept of a page passed on: drop each chunk once it is (a failure is held, to be answered whole).
+      else captured.chunks.push = Array.prototype.push
     },
     (chunk) => stream?.write(chunk),
   )
-  // Nothing is kept: drop each chunk once it is passed on.
   captured.chunks.push = () => 0
   await runRender({ swallowedError: false }, async () => {
     await handler(req, captured as unknown as ServerResponse)
     await captured.done
   })
-  stream?.end()
+  if (stream) return void stream.end()
+  const failed = { status: captured.statusCode, headers: publicHeaders(captured.headers), body: Buffer.concat(captured.chunks) }
+  await (failure ? failure(failed) : answerFailed(req, res, failed, databaseAway))
 }

@@ -329,3 +329,49 @@ describe('not-found answers', () => {
     cache.close()
   })
 })
+
+describe('stale if error (the database away)', () => {
+  it('answers a purged page from its last good copy while its render fails, marked stale, until a render succeeds', async () => {
+    const pages: Record<string, Page> = { '/': { body: 'good '.repeat(100) } }
+    const cache = newCache({ databaseAway: async () => true })
+    const url = await serve(cache, astroLike(pages, []))
+    expect((await get(`${url}/`)).headers['x-cache']).toBe('MISS')
+    cache.invalidate(['list'])
+    pages['/'] = { status: 500, body: 'Something went wrong' }
+    const stale = await get(`${url}/`)
+    expect(stale.status).toBe(200)
+    expect(stale.body.toString()).toBe('good '.repeat(100))
+    expect(stale.headers).toMatchObject({ 'x-cache': 'STALE', warning: '111 - "Revalidation Failed"', 'cache-control': 'no-cache' })
+    expect(Number(stale.headers.age)).toBeGreaterThanOrEqual(0)
+    expect(cache.stats.staleHits).toBe(1)
+    // Everything purged at once ('*', a reconnect of the invalidation listener) falls back the same way.
+    cache.invalidate(['*'])
+    expect((await get(`${url}/`)).headers['x-cache']).toBe('STALE')
+    pages['/'] = { body: 'fresh' }
+    const fresh = await get(`${url}/`)
+    expect([fresh.status, fresh.body.toString(), fresh.headers['x-cache']]).toEqual([200, 'fresh', 'MISS'])
+    cache.invalidate(['list'])
+    pages['/'] = { status: 500, body: 'Something went wrong' }
+    expect((await get(`${url}/`)).body.toString()).toBe('fresh') // the newest good copy
+  })
+
+  it('answers 503 with Retry-After when a failed page has no copy and the database is away; 500 when it is there', async () => {
+    let away = true
+    const pages: Record<string, Page> = { '/': { status: 500, body: 'Something went wrong' }, '/login': { status: 500, body: 'Something went wrong' } }
+    const url = await serve(newCache({ databaseAway: async () => away }), astroLike(pages, []))
+    const cached = await get(`${url}/`)
+    expect([cached.status, cached.headers['retry-after'], cached.headers['cache-control'], cached.body.toString()]).toEqual([503, '5', 'no-store', 'Something went wrong'])
+    away = false
+    expect((await get(`${url}/`)).status).toBe(500)
+  })
+
+  it('renders uncached pages (forms, signed-in readers) the same way: 503 with Retry-After while the database is away', async () => {
+    const pages: Record<string, Page> = { '/login': { status: 500, body: 'Something went wrong' } }
+    const handler = astroLike(pages, [])
+    const server = http.createServer((req, res) => void renderPage(req, res, handler, { databaseAway: async () => true }))
+    servers.push(server)
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const answer = await get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/login`)
+    expect([answer.status, answer.headers['retry-after'], answer.body.toString()]).toEqual([503, '5', 'Something went wrong'])
+  })
+})

@@ -1,6 +1,6 @@
 import type { CollectionConfig, Config, GlobalConfig, Plugin } from 'payload'
 
-import { requireDocumentBody, requireNumericId, wordClientErrors } from '../../../hooks/clientErrors'
+import { databaseOutageAsUnavailable, requireDocumentBody, requireNumericId, wordClientErrors } from '../../../hooks/clientErrors'
 import { guardSortPaths } from '../../../hooks/guardSortPaths'
 import { refuseForbiddenCharacters, refuseForbiddenCharactersInGlobal } from '../../../hooks/refuseForbiddenCharacters'
 import { refuseNulInQuery } from '../../../hooks/refuseNulInQuery'
@@ -14,14 +14,16 @@ import { authSecretFields, timestampFields } from '../../fields/serverOwned'
  *  - no text, in any collection or global, holds a character that PostgreSQL
  *    or XML refuses (400 naming the field), and no query asks for one (400);
  *  - a client's mistake (no readable body, an id that names nothing) answers
- *    4xx naming the field and the rule, never 500.
+ *    4xx naming the field and the rule, never 500;
+ *  - while the database is away, a request that needed it answers 503 with
+ *    Retry-After (src/lib/databaseOutage.ts), never 500.
  * Last in the plugin list, so it sees every collection.
  */
 export const guardsPlugin = (): Plugin => (config: Config): Config => ({
   ...config,
   collections: (config.collections ?? []).map(guardCollection),
   globals: (config.globals ?? []).map(guardGlobal),
-  hooks: { ...config.hooks, afterError: [...(config.hooks?.afterError ?? []), wordClientErrors] },
+  hooks: { ...config.hooks, afterError: [...(config.hooks?.afterError ?? []), wordClientErrors, databaseOutageAsUnavailable] },
 })
 
 function guardCollection(collection: CollectionConfig): CollectionConfig {
