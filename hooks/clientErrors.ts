@@ -6,6 +6,7 @@
 import { APIError, NotFound, type AfterErrorHook, type CollectionBeforeOperationHook } from 'payload'
 
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../src/lib/databaseOutage'
+import { sessionLookupFailedFor } from '../src/lib/payloadPatches'
 import { poolIfConnected } from '../src/lib/pool'
 
 const BODY_HELP = 'Send the document as JSON (Content-Type: application/json), or as multipart/form-data with its fields as JSON in `_payload`.'
@@ -61,12 +62,16 @@ export const wordClientErrors: AfterErrorHook = ({ error, result }) => {
 
 /**
  * The database is away (a restart, a crash, a failover): 503 with Retry-After, not 500, so
- * clients and load balancers retry; nothing was written (src/lib/databaseOutage.ts).
+ * clients and load balancers retry; nothing was written (src/lib/databaseOutage.ts). A signed-in
+ * request refused (401/403) because its session could not be looked up while the database was away
+ * (watchSessionLookups in src/lib/payloadPatches.ts) was not refused for what it may do: 503 too.
  */
 export const databaseOutageAsUnavailable: AfterErrorHook = async ({ error, req }) => {
   const status = (error as { status?: number }).status
-  if (status && status < 500) return
-  if (!(await isDatabaseUnavailable(error, poolIfConnected(req.payload)))) return
+  const pool = poolIfConnected(req.payload)
+  if (status === 401 || status === 403) {
+    if (!sessionLookupFailedFor(req)) return
+  } else if ((status && status < 500) || !(await isDatabaseUnavailable(error, pool))) return
   const headers = req.responseHeaders instanceof Headers ? req.responseHeaders : new Headers()
   headers.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
   headers.set('Cache-Control', 'no-store')

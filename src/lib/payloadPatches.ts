@@ -107,3 +107,33 @@ export function onAuthenticated(payload: Payload, callback: (user: TypedUser) =>
     }),
   )
 }
+
+// ---- 4. a session that could not be looked up ----
+
+/** Headers of requests whose credentials were not checked because the database was away (see below). */
+const sessionLookupFailed = new WeakSet<Headers>()
+
+/**
+ * Payload's strategies swallow their errors: a signed-in request whose session lookup failed because
+ * the database was away goes on as anonymous, and is refused 403 where it should have been told to
+ * retry. Each strategy is wrapped: a request with credentials that found no user while the database
+ * does not answer is remembered, and `sessionLookupFailedFor(req)` says so (the guards plugin's
+ * after-error hook then answers 503 with Retry-After).
+ */
+export function watchSessionLookups(payload: Payload, databaseAnswers: () => Promise<boolean>): void {
+  payload.authStrategies = payload.authStrategies.map(
+    (strategy): AuthStrategy => ({
+      ...strategy,
+      authenticate: async (args) => {
+        const result = await strategy.authenticate(args)
+        const credentials = /(?:^|;\s*)payload-token=/.test(args.headers.get('cookie') ?? '') || Boolean(args.headers.get('authorization'))
+        if (!result.user && credentials && !(await databaseAnswers())) sessionLookupFailed.add(args.headers)
+        return result
+      },
+    }),
+  )
+}
+
+export function sessionLookupFailedFor(req: Pick<PayloadRequest, 'headers'>): boolean {
+  return Boolean(req.headers) && sessionLookupFailed.has(req.headers)
+}

@@ -75,9 +75,19 @@ export async function transactionDb(req: PayloadRequest): Promise<Drizzle> {
  * An idle pooled connection that dies (database restart, failover) emits
  * 'error' on the pool; without a listener that would crash the process.
  * Log it instead: the pool replaces the connection on the next query.
+ * A connection that dies while checked out (a transaction between two
+ * statements) emits 'error' on itself, where pg-pool listens only while it
+ * is idle: each connection gets a listener of its own too, so the holder's
+ * next query fails (503, src/lib/databaseOutage.ts) and the process lives.
  */
 export function guardPool(payload: Payload): void {
-  poolIfConnected(payload)?.on('error', (error) => payload.logger.warn(`PostgreSQL connection lost: ${error.message}`))
+  const pool = poolIfConnected(payload)
+  if (!pool) return
+  const lost = (error: Error) => payload.logger.warn(`PostgreSQL connection lost: ${error.message}`)
+  pool.on('error', lost)
+  const quiet = () => {}
+  pool.on('connect', (client) => void client.on('error', quiet))
+  for (const client of (pool as unknown as { _clients?: { on?: (event: 'error', listener: () => void) => void }[] })._clients ?? []) client.on?.('error', quiet)
 }
 
 type PooledClient = { query: (text: string, values?: unknown[]) => Promise<unknown>; release: () => void }

@@ -29,10 +29,11 @@ function migrationsFingerprint(): string {
   return hash.digest('hex').slice(0, 12)
 }
 
-function migrate(databaseUrl: string): Promise<void> {
+/** Applies the committed migrations to `databaseUrl` (scripts/migrate.ts in a child process). */
+export function migrate(databaseUrl: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/migrate.ts'], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'test', LOG_LEVEL: 'warn', PAYLOAD_SECRET: 'test-secret-not-for-production' },
+      env: { ...process.env, DATABASE_URL: databaseUrl, BASE_URL: 'http://localhost:3000', NODE_ENV: 'test', LOG_LEVEL: 'warn', PAYLOAD_SECRET: 'test-secret-not-for-production' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''

@@ -35,10 +35,12 @@ export type TestPayloadOptions = {
    * instead of being the app's `payload.config` module.
    */
   plugins?: (compose: typeof import('../../src/plugins').inkwellPlugins, env: ReturnType<typeof buildEnv>) => Plugin[]
+  /** A migrated database of the test's own (a server it starts and stops), instead of a clone of the template. */
+  database?: Awaited<ReturnType<typeof createTestDatabase>>
 }
 
 export async function createTestPayload(env: Record<string, string> = {}, options: TestPayloadOptions = {}): Promise<TestPayload> {
-  const database = await createTestDatabase()
+  const database = options.database ?? (await createTestDatabase())
   Object.assign(process.env, {
     DATABASE_URL: database.url,
     NODE_ENV: 'test',

@@ -4,6 +4,9 @@ import { databaseOutageAsUnavailable, requireDocumentBody, requireNumericId, wor
 import { guardSortPaths } from '../../../hooks/guardSortPaths'
 import { refuseForbiddenCharacters, refuseForbiddenCharactersInGlobal } from '../../../hooks/refuseForbiddenCharacters'
 import { refuseNulInQuery } from '../../../hooks/refuseNulInQuery'
+import { databaseAnswers } from '../../lib/databaseOutage'
+import { watchSessionLookups } from '../../lib/payloadPatches'
+import { poolIfConnected } from '../../lib/pool'
 import { authSecretFields, timestampFields } from '../../fields/serverOwned'
 
 /**
@@ -24,6 +27,10 @@ export const guardsPlugin = (): Plugin => (config: Config): Config => ({
   collections: (config.collections ?? []).map(guardCollection),
   globals: (config.globals ?? []).map(guardGlobal),
   hooks: { ...config.hooks, afterError: [...(config.hooks?.afterError ?? []), wordClientErrors, databaseOutageAsUnavailable] },
+  onInit: async (payload) => {
+    await config.onInit?.(payload)
+    watchSessionLookups(payload, () => databaseAnswers(poolIfConnected(payload)))
+  },
 })
 
 function guardCollection(collection: CollectionConfig): CollectionConfig {
