@@ -106,6 +106,8 @@ const schema = z.object({
   ),
   MAIL_FROM_ADDRESS: z.preprocess(emptyToUndefined, z.string().email().default('noreply@inkwell.test')),
   MAIL_FROM_NAME: z.preprocess(emptyToUndefined, z.string().default('Inkwell')),
+  // SMTP connections each process keeps open and reuses (a pooled transport): mail jobs run this many at once.
+  MAIL_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(5)),
   TRANSLATE_APPID: optionalString,
   TRANSLATE_KEY: optionalString,
   // Slugs (issue 14): the translation API's endpoint (Baidu's general text translation) and its time limit.
@@ -249,6 +251,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
       encryption: mailEncryption as (typeof MAIL_ENCRYPTIONS)[number],
       fromAddress: e.MAIL_FROM_ADDRESS,
       fromName: e.MAIL_FROM_NAME,
+      poolSize: e.MAIL_POOL_SIZE,
     },
     translate: {
       appId: e.TRANSLATE_APPID,

@@ -43,8 +43,9 @@ export const notificationsPlugin = (options: NotificationsOptions): Plugin => (c
   const withHook = { ...withCollection, collections: withCollection.collections!.map(withReplyHook) }
   const withJob = addJobs(withHook, {
     // They send mail: retried for the retry window (24 h by default), so an SMTP outage loses nothing.
-    'notify-article-author': { handler: notifyArticleAuthor, external: true },
-    'notify-reply-thread': { handler: notifyReplyThread, external: true },
+    // Several at once per worker over the pooled SMTP transport: mail waits on the network (≥ 50 mails/s, bench/mail-throughput.ts).
+    'notify-article-author': { handler: notifyArticleAuthor, external: true, concurrency: options.mailConcurrency ?? 10 },
+    'notify-reply-thread': { handler: notifyReplyThread, external: true, concurrency: options.mailConcurrency ?? 10 },
   })
   return addCommands(withJob, [recountUnreadCommand])
 }

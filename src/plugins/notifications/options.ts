@@ -8,6 +8,8 @@ export type NotificationsOptions = {
   baseUrl: string
   /** MAIL_FROM_NAME: the site's name in a mail when the settings give none. */
   mailFromName: string
+  /** Mail jobs run at once per working process (twice MAIL_POOL_SIZE: one composing while another sends). */
+  mailConcurrency?: number
 }
 
 export const NOTIFICATIONS_KEY = 'notifications'
