@@ -10,53 +10,21 @@
  *     (goal p95 ≤ 2 s).
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 import { parseArgs } from 'node:util'
 
-import { SMTPServer } from 'smtp-server'
-
-import { admin, adminUrl } from './adminDatabase'
+import { startMailBench } from './mailBench'
 
 const { values: args } = parseArgs({ options: { burst: { type: 'string', default: '400' }, steady: { type: 'string', default: '100' } } })
 const BURST = Number(args.burst)
 const STEADY = Number(args.steady)
 
-const arrivals = new Map<string, number>()
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, _s, done) {
-    let raw = ''
-    stream.on('data', (c) => (raw += c))
-    stream.on('end', () => {
-      const marker = raw.match(/mail-probe-(\d+)/)
-      if (marker) arrivals.set(marker[1]!, performance.now())
-      done()
-    })
-  },
-})
-await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()))
-const smtpPort = (smtp.server.address() as { port: number }).port
-
-const dbName = `inkwell_bench_mail_${Date.now().toString(36)}`
-await admin(`create database "${dbName}"`)
-Object.assign(process.env, {
-  DATABASE_URL: adminUrl().replace(/\/postgres$/, `/${dbName}`),
-  QUEUE_CONNECTION: 'pgboss',
-  MAIL_DRIVER: 'smtp',
-  MAIL_HOST: '127.0.0.1',
-  MAIL_PORT: String(smtpPort),
+const bench = await startMailBench('mail', 'mail-probe', {
   REPLY_RATE_LIMIT: '100000',
-  PAYLOAD_SECRET: 'bench-secret-not-for-production-0123456789',
-  DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'inkwell-bench-')),
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'development',
   // This process writes and sends jobs; the worker process below works them.
   WORKER: 'off',
 })
+const { arrivals } = bench
 
 const { bootPayload, closePayload } = await import('../src/lib/boot')
 const { getEnv } = await import('../src/lib/env')
@@ -107,7 +75,7 @@ try {
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)]!
 
   const poolSize = getEnv().mail.poolSize
-  console.log(`\nMail delivery, pgboss mode, one worker process (npm run worker; MAIL_POOL_SIZE=${poolSize}, ${poolSize * 2} mail jobs at once), real SMTP on loopback (${os.cpus().length} cores, Node ${process.version})\n`)
+  console.log(`\nMail delivery, pgboss mode, one worker process (npm run worker; MAIL_POOL_SIZE=${poolSize}, 10 mail jobs at once), real SMTP on loopback (${os.cpus().length} cores, Node ${process.version})\n`)
   console.log('| backlog mails | written in s | drained in s | mails/s | steady replies/s | p50 ms | p95 ms | max ms |')
   console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
   console.log(`| ${BURST} | ${writtenIn.toFixed(1)} | ${span.toFixed(1)} | ${rate.toFixed(0)} | 5 | ${pct(50).toFixed(0)} | ${pct(95).toFixed(0)} | ${latencies.at(-1)!.toFixed(0)} |`)
@@ -115,7 +83,6 @@ try {
 } finally {
   stopWorker()
   await closePayload(payload)
-  smtp.close()
-  await admin(`drop database if exists "${dbName}" with (force)`)
+  await bench.close()
 }
 process.exit(0)

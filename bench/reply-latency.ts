@@ -5,49 +5,16 @@
  * reply is created through Payload (as the API would) and timed until its mail
  * arrives. Prints p50, p95 and max.
  */
-import { mkdtempSync } from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 import { parseArgs } from 'node:util'
 
-import { SMTPServer } from 'smtp-server'
-
-import { admin, adminUrl } from './adminDatabase'
+import { startMailBench } from './mailBench'
 
 const { values: args } = parseArgs({ options: { replies: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '1' } } })
 const REPLIES = Number(args.replies)
 
-const arrivals = new Map<string, number>()
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, _s, done) {
-    let raw = ''
-    stream.on('data', (c) => (raw += c))
-    stream.on('end', () => {
-      const marker = raw.match(/latency-probe-(\d+)/)
-      if (marker) arrivals.set(marker[1]!, performance.now())
-      done()
-    })
-  },
-})
-await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()))
-const smtpPort = (smtp.server.address() as { port: number }).port
-
-const dbName = `inkwell_bench_replies_${Date.now().toString(36)}`
-await admin(`create database "${dbName}"`)
-Object.assign(process.env, {
-  DATABASE_URL: adminUrl().replace(/\/postgres$/, `/${dbName}`),
-  QUEUE_CONNECTION: 'pgboss',
-  MAIL_DRIVER: 'smtp',
-  MAIL_HOST: '127.0.0.1',
-  MAIL_PORT: String(smtpPort),
-  PAYLOAD_SECRET: 'bench-secret-not-for-production-0123456789',
-  DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'inkwell-bench-')),
-  LOG_LEVEL: 'warn',
-  NODE_ENV: 'development',
-})
+const bench = await startMailBench('replies', 'latency-probe')
+const { arrivals } = bench
 
 const { bootPayload, closePayload } = await import('../src/lib/boot')
 // The jobs plugin starts pg-boss and its workers with Payload (QUEUE_CONNECTION=pgboss above).
@@ -85,7 +52,6 @@ try {
   console.log(`\ngoal p95 ≤ 1000 ms: ${pct(95) <= 1000 ? 'met' : 'NOT met'}`)
 } finally {
   await closePayload(payload)
-  smtp.close()
-  await admin(`drop database if exists "${dbName}" with (force)`)
+  await bench.close()
 }
 process.exit(0)

@@ -106,8 +106,8 @@ const schema = z.object({
   ),
   MAIL_FROM_ADDRESS: z.preprocess(emptyToUndefined, z.string().email().default('noreply@inkwell.test')),
   MAIL_FROM_NAME: z.preprocess(emptyToUndefined, z.string().default('Inkwell')),
-  // SMTP connections each process keeps open and reuses (a pooled transport): mail jobs run this many at once.
-  MAIL_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(50).default(5)),
+  // SMTP connections each process keeps open and reuses (a pooled transport); 0: a connection per mail.
+  MAIL_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(50).default(0)),
   TRANSLATE_APPID: optionalString,
   TRANSLATE_KEY: optionalString,
   // Slugs (issue 14): the translation API's endpoint (Baidu's general text translation) and its time limit.

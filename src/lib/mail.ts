@@ -41,11 +41,10 @@ export function smtpOptions(mail: Env['mail']) {
     auth: mail.username ? { user: mail.username, pass: mail.password ?? '' } : undefined,
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
-    // Pooled: up to MAIL_POOL_SIZE connections kept open and reused, each sending up to 100 mails,
-    // instead of a connection (and TLS handshake) per mail (issue 32 §4: ≥ 50 mails/s per worker).
-    pool: true,
-    maxConnections: mail.poolSize,
-    maxMessages: 100,
+    // MAIL_POOL_SIZE > 0: that many connections kept open and reused, each sending up to 100 mails,
+    // instead of a connection (and TLS handshake) per mail. Off by default: a kept connection outlives
+    // the server's own stop (it waits for open connections), which surprises servers run by hand.
+    ...(mail.poolSize > 0 ? { pool: true, maxConnections: mail.poolSize, maxMessages: 100 } : {}),
   }
 }
 

@@ -64,7 +64,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
       collections: { articles: { from: 'title', trackOrigin: true }, categories: { from: 'name' }, tags: { from: 'name' } },
       translate: env.translate,
     }),
-    notifications: notificationsPlugin({ baseUrl: env.baseUrl, mailFromName: env.mail.fromName, mailConcurrency: env.mail.poolSize * 2 }),
+    notifications: notificationsPlugin({ baseUrl: env.baseUrl, mailFromName: env.mail.fromName, mailConcurrency: 10 }),
     jobs: jobsPlugin({
       connection: env.queueConnection,
       databaseUrl: env.databaseUrl,

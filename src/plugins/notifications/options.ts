@@ -8,7 +8,7 @@ export type NotificationsOptions = {
   baseUrl: string
   /** MAIL_FROM_NAME: the site's name in a mail when the settings give none. */
   mailFromName: string
-  /** Mail jobs run at once per working process (twice MAIL_POOL_SIZE: one composing while another sends). */
+  /** Mail jobs run at once per working process (default 10): they mostly wait on the database and the SMTP server. */
   mailConcurrency?: number
 }
 
