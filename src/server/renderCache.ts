@@ -415,7 +415,7 @@ export class RenderCache {
       // A render still in flight (its variants being compressed, say) may have begun before a
       // purge of what it shows: that answer is stale for a request that came after the purge.
       if (shareable && !this.purgedSince(startedAt, entry.tags)) return this.write(req, res, entry, 'MISS')
-      return renderPage(req, res, handler, { views: this.options.views, failure: (failed) => this.answerFailure(req, res, key, failed) })
+      return renderPage(req, res, handler, { views: this.options.views, failure: (failed) => this.answerFailure(req, res, key, failed), extra: { 'x-cache': 'MISS' } })
     }
     const rendering = this.renderAndStream(req, res, key, handler).finally(() => this.inflight.delete(key))
     this.inflight.set(key, rendering)
@@ -609,14 +609,19 @@ export async function renderPage(
   req: IncomingMessage,
   res: ServerResponse,
   handler: Handler,
-  { views, databaseAway, failure }: { views?: ViewCounter; databaseAway?: () => Promise<boolean>; failure?: (failed: Failed) => Promise<void> } = {},
+  {
+    views,
+    databaseAway,
+    failure,
+    extra,
+  }: { views?: ViewCounter; databaseAway?: () => Promise<boolean>; failure?: (failed: Failed) => Promise<void>; extra?: OutgoingHttpHeaders } = {},
 ): Promise<void> {
   let stream: ReturnType<typeof openStream> | undefined
   const captured = new CapturedResponse(
     req,
     (status, headers) => {
       countView(views, req, status, viewedArticle(headers))
-      if (status < 500) stream = openStream(req, res, status, publicHeaders(headers))
+      if (status < 500) stream = openStream(req, res, status, publicHeaders(headers), extra)
       // Nothing is kept of a page passed on: drop each chunk once it is (a failure is held, to be answered whole).
       else captured.chunks.push = Array.prototype.push
     },
