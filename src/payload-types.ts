@@ -339,6 +339,9 @@ export interface Article {
   category?: (number | null) | Category;
   tags?: (number | Tag)[] | null;
   author?: (number | null) | User;
+  /**
+   * Follows Publish and Unpublish.
+   */
   status: 'draft' | 'published';
   publishedAt?: string | null;
   viewCount?: number | null;
@@ -358,6 +361,7 @@ export interface Article {
   };
   updatedAt: string;
   createdAt: string;
+  _status?: ('draft' | 'published') | null;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -836,6 +840,7 @@ export interface ArticlesSelect<T extends boolean = true> {
       };
   updatedAt?: T;
   createdAt?: T;
+  _status?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
