@@ -55,18 +55,25 @@ type Args = { data?: unknown; draft?: boolean; id?: Id }
  * and a draft-only save (Payload's own rule, updateDocument.js: `draft` and
  * not `_status: 'published'`; a restore with `draft`) is marked for the hooks.
  */
-export const normalizeStatus: CollectionBeforeOperationHook = ({ args, operation, req }) => {
+export const normalizeStatus: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
   const a = args as Args
   const data = a.data && typeof a.data === 'object' && !Array.isArray(a.data) ? (a.data as Record<string, unknown>) : undefined
   if (data && (operation === 'create' || operation === 'update' || operation === 'updateByID')) {
     if (data._status === 'draft' || data._status === 'published') data.status = data._status
     else if (data.status === 'draft' || data.status === 'published') data._status = data.status
+    else if (operation !== 'create' && !a.draft && a.id !== undefined) {
+      // Neither: the article keeps the published state of its row (Payload would take `_status` from the
+      // latest version, so a save of one field while a draft is pending would unpublish the article).
+      const row = await req.payload.db.findOne({ collection: 'articles', where: { id: { equals: a.id } }, select: { status: true }, req })
+      if (row) data._status = data.status = (row as { status?: string }).status === 'published' ? 'published' : 'draft'
+    }
   }
   const draftOnly =
     ((operation === 'update' || operation === 'updateByID') && a.draft === true && data?._status !== 'published') ||
     (operation === 'restoreVersion' && a.draft === true)
-  // A bulk update or a restore names no article id here: the mark then covers this request's article saves.
-  if (draftOnly) draftOnlySet(req).add(operation === 'updateByID' && a.id !== undefined ? String(a.id) : '*')
+  // (Payload calls this hook with 'update' for updateByID too, with `id`.) A bulk update or a restore names no
+  // article id here (a restore's id is the version's): the mark then covers this operation's article saves.
+  if (draftOnly) draftOnlySet(req).add(operation === 'update' && a.id !== undefined ? String(a.id) : '*')
   return args
 }
 
@@ -77,18 +84,16 @@ export const clearDraftOnly: CollectionAfterOperationHook = ({ args, operation, 
     if (set) {
       set.delete('*')
       const id = (args as Args).id
-      if (operation === 'updateByID' && id !== undefined) set.delete(String(id))
+      if (id !== undefined) set.delete(String(id))
     }
   }
   return result
 }
 
 /**
- * First of the article's before-change hooks: `status` follows `_status`, a
- * draft-only save reads as a draft, and a save that reaches the row without
- * saying either keeps the row's published state (Payload would otherwise take
- * `_status` from the latest version, a pending draft). The row as it was is
- * kept for `publishedOnly`.
+ * First of the article's before-change hooks: `status` follows `_status`, and
+ * a draft-only save reads as a draft. The row as it was is kept for
+ * `publishedOnly`.
  */
 export const mirrorStatus: CollectionBeforeChangeHook = async ({ data, originalDoc, operation, req }) => {
   const id = originalDoc?.id as Id | undefined
@@ -100,7 +105,9 @@ export const mirrorStatus: CollectionBeforeChangeHook = async ({ data, originalD
   if (isDraftOnlySave(req, id)) return { ...data, _status: 'draft', status: 'draft' }
   const row = (await req.payload.db.findOne({ collection: 'articles', where: { id: { equals: id } }, req })) as Record<string, unknown> | null
   if (row) rowsBefore(req).set(String(id), row)
-  const status = data._status === 'draft' || data._status === 'published' ? data._status : row?.status === 'published' ? 'published' : 'draft'
+  // `_status` is always there (Payload fills every field left out from the latest version); normalizeStatus set it
+  // from `status`, or from the row, when the save named neither.
+  const status = data._status === 'published' ? 'published' : 'draft'
   return { ...data, _status: status, status }
 }
 
