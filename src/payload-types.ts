@@ -359,6 +359,10 @@ export interface Article {
      */
     keywords?: string | null;
   };
+  /**
+   * Who saved this version.
+   */
+  editedBy?: (number | null) | User;
   updatedAt: string;
   createdAt: string;
   _status?: ('draft' | 'published') | null;
@@ -838,6 +842,7 @@ export interface ArticlesSelect<T extends boolean = true> {
         image?: T;
         keywords?: T;
       };
+  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
   _status?: T;

@@ -6,7 +6,8 @@ import { type MigrateDownArgs, type MigrateUpArgs, sql } from '@payloadcms/db-po
  * former-slugs array and its relationships), the columns Payload leaves
  * nullable when drafts may be saved unvalidated, and a first version of every
  * existing article (the history starts with what readers see today), with
- * `_status` taken from `status`. The schema part is what drizzle-kit
+ * `_status` taken from `status`; `editedBy` (who saved each version) starts
+ * unknown. The schema part is what drizzle-kit
  * generates for the versions config (diffed from the config without it).
  * Frozen: it carries its SQL and imports no live code.
  */
@@ -68,6 +69,12 @@ export async function up({ db }: MigrateUpArgs): Promise<void> {
     ALTER TABLE "articles" ALTER COLUMN "format" DROP NOT NULL;
     ALTER TABLE "articles" ALTER COLUMN "status" DROP NOT NULL;
     ALTER TABLE "articles" ADD COLUMN "_status" "enum_articles_status" DEFAULT 'draft';
+    ALTER TABLE "articles" ADD COLUMN "edited_by_id" integer;
+    ALTER TABLE "_articles_v" ADD COLUMN "version_edited_by_id" integer;
+    ALTER TABLE "articles" ADD CONSTRAINT "articles_edited_by_id_users_id_fk" FOREIGN KEY ("edited_by_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
+    ALTER TABLE "_articles_v" ADD CONSTRAINT "_articles_v_version_edited_by_id_users_id_fk" FOREIGN KEY ("version_edited_by_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
+    CREATE INDEX "articles_edited_by_idx" ON "articles" USING btree ("edited_by_id");
+    CREATE INDEX "_articles_v_version_version_edited_by_idx" ON "_articles_v" USING btree ("version_edited_by_id");
     ALTER TABLE "_articles_v_version_former_slugs" ADD CONSTRAINT "_articles_v_version_former_slugs_parent_id_fk" FOREIGN KEY ("_parent_id") REFERENCES "public"."_articles_v"("id") ON DELETE cascade ON UPDATE no action;
     ALTER TABLE "_articles_v" ADD CONSTRAINT "_articles_v_parent_id_articles_id_fk" FOREIGN KEY ("parent_id") REFERENCES "public"."articles"("id") ON DELETE set null ON UPDATE no action;
     ALTER TABLE "_articles_v" ADD CONSTRAINT "_articles_v_version_category_id_categories_id_fk" FOREIGN KEY ("version_category_id") REFERENCES "public"."categories"("id") ON DELETE set null ON UPDATE no action;
@@ -140,6 +147,7 @@ export async function down({ db }: MigrateDownArgs): Promise<void> {
     DROP TABLE "_articles_v" CASCADE;
     DROP INDEX IF EXISTS "articles__status_idx";
     ALTER TABLE "articles" DROP COLUMN "_status";
+    ALTER TABLE "articles" DROP COLUMN "edited_by_id";
     UPDATE "articles" SET "title" = '' WHERE "title" IS NULL;
     UPDATE "articles" SET "format" = 'markdown' WHERE "format" IS NULL;
     UPDATE "articles" SET "status" = 'draft' WHERE "status" IS NULL;

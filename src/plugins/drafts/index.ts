@@ -54,13 +54,16 @@
  *   the latest version rendered by the reader site's article components
  *   (frontend/src/pages/preview/[id].astro, previewToken.ts);
  * - the `status` select becomes read-only in the admin: Publish, Save draft
- *   and Unpublish are Payload's buttons.
+ *   and Unpublish are Payload's buttons;
+ * - `editedBy`, stamped on every save, so each revision says who saved it
+ *   (the history lists when; the version view and its diff show who).
  * Scheduled publishing is unchanged: a published row with a future
  * `publishedAt` is the scheduled version, and later drafts never touch it.
  */
 import type { CollectionAfterChangeHook, CollectionConfig, Config, Field, Plugin } from 'payload'
 
 import { readArticleVersions } from '../../../collections/Articles/access'
+import { serverWritten } from '../../fields/serverOwned'
 import { decorateCollection } from '../decorateCollection'
 import { clearDraftOnly, mirrorStatus, normalizeStatus, publishedOnly } from './publishedState'
 import { previewPath } from './previewToken'
@@ -72,6 +75,17 @@ export type DraftsOptions = {
   autosaveMs?: number
   /** The reader site's origin, for the Preview button's absolute URL. */
   baseUrl: string
+}
+
+/** Who saved the article, stamped on every save: each version keeps it, so the history says who and when. */
+const editedByField: Field = {
+  name: 'editedBy',
+  label: 'Saved by',
+  type: 'relationship',
+  relationTo: 'users',
+  admin: { position: 'sidebar', readOnly: true, description: 'Who saved this version.' },
+  // Stamped by mirrorStatus (publishedState.ts); an editor's name is not public, so only signed-in users read it.
+  access: { ...serverWritten, read: ({ req }) => Boolean(req.user) },
 }
 
 const readOnlyStatus = (fields: Field[]): Field[] =>
@@ -99,7 +113,7 @@ function withVersions({ maxPerDoc = 50, autosaveMs = 2000, baseUrl }: DraftsOpti
         afterChange: (hooks.afterChange ?? []).map((hook: CollectionAfterChangeHook) => publishedOnly(hook)),
         afterOperation: [...(hooks.afterOperation ?? []), clearDraftOnly],
       },
-      fields: readOnlyStatus(articles.fields),
+      fields: [...readOnlyStatus(articles.fields), editedByField],
     }
   }
 }

@@ -32,6 +32,8 @@ import type {
 const DRAFT_ONLY = 'inkwell:draftOnlySaves'
 const ROW_BEFORE = 'inkwell:articleRowBefore'
 type Id = number | string
+/** Article fields only the row holds current (updated by SQL, outside Payload's saves). */
+const ROW_OWNED = ['viewCount', 'replyCount', 'lastReplyAt'] as const
 
 function draftOnlySet(req: PayloadRequest): Set<Id> {
   const context = req.context as Record<string, unknown>
@@ -100,16 +102,22 @@ export const mirrorStatus: CollectionBeforeChangeHook = async ({ data, originalD
   if (operation !== 'update' || id === undefined) {
     // A create always writes the row; Payload has set `_status` to 'draft' when it is a draft.
     const status = data._status === 'published' ? 'published' : 'draft'
-    return { ...data, _status: status, status }
+    return { ...data, ...editedBy(req, data), _status: status, status }
   }
-  if (isDraftOnlySave(req, id)) return { ...data, _status: 'draft', status: 'draft' }
+  if (isDraftOnlySave(req, id)) return { ...data, ...editedBy(req, data), _status: 'draft', status: 'draft' }
   const row = (await req.payload.db.findOne({ collection: 'articles', where: { id: { equals: id } }, req })) as Record<string, unknown> | null
   if (row) rowsBefore(req).set(String(id), row)
+  // Counters are written to the row by SQL (views, replies), never to versions: Payload's save starts from the
+  // latest version, so without this a publish or a restore would put back the counts of that version's time.
+  const counters = row ? Object.fromEntries(ROW_OWNED.map((name) => [name, row[name]])) : {}
   // `_status` is always there (Payload fills every field left out from the latest version); normalizeStatus set it
   // from `status`, or from the row, when the save named neither.
   const status = data._status === 'published' ? 'published' : 'draft'
-  return { ...data, _status: status, status }
+  return { ...data, ...counters, ...editedBy(req, data), _status: status, status }
 }
+
+/** The signed-in user who saves; a save without one (a job, a script) keeps the last name. */
+const editedBy = (req: PayloadRequest, data: Record<string, unknown>) => ({ editedBy: req.user?.collection === 'users' ? req.user.id : data.editedBy })
 
 /**
  * Wraps an after-change hook that derives what readers see: skipped on a
