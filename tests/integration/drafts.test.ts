@@ -88,8 +88,9 @@ describe('a draft of a published article', () => {
 
   it('leaves the article row as published and keeps the change as the latest version', async () => {
     expect(await row(article.id)).toMatchObject({ title: `Published ${PUBLISHED}`, status: 'published', _status: 'published', slug: article.slug })
-    const [latest] = await query(payload, 'select version_title, version_status, version__status from _articles_v where parent_id = $1 and latest', [article.id])
-    expect(latest).toEqual({ version_title: `Draft ${DRAFT}`, version_status: 'draft', version__status: 'draft' })
+    const [latest] = await query(payload, 'select version_title, version_status, version__status, version_edited_by_id from _articles_v where parent_id = $1 and latest', [article.id])
+    // Who saved it, for the history.
+    expect(latest).toEqual({ version_title: `Draft ${DRAFT}`, version_status: 'draft', version__status: 'draft', version_edited_by_id: cast.author.id })
     // Its author reads the draft (the admin's form), rendered like the page will be.
     const own = await payload.findByID({ collection: 'articles', id: article.id, draft: true, overrideAccess: false, user: cast.author })
     expect(own.html).toContain(DRAFT)
