@@ -73,10 +73,10 @@ export async function seedBulk(databaseUrl: string, { articles, repliesPerArticl
       select row_number() over (order by id) - 1 as k, markdown, html, excerpt from articles
        where format = 'markdown' and html is not null order by id limit 10`)
     await step(`${missing.toLocaleString('en')} articles`, () => db.query(
-      `insert into articles (title, slug, format, markdown, html, excerpt, category_id, author_id, status, published_at,
+      `insert into articles (title, slug, format, markdown, html, excerpt, category_id, author_id, status, _status, published_at,
                              meta_title, meta_description, meta_keywords, view_count, reply_count, last_reply_at)
        select 'Benchmark article ' || g, 'benchmark-article-' || g, 'markdown', src.markdown, src.html, src.excerpt,
-              c.id, a.id, 'published', now() - (g || ' minutes')::interval,
+              c.id, a.id, 'published', 'published', now() - (g || ' minutes')::interval,
               'Benchmark article ' || g, src.excerpt, 'benchmark, inkwell', 0,
               -- The replies below are known in advance: R per article, the last R minutes after publishing.
               $2::int, case when $2::int > 0 then now() - (g || ' minutes')::interval + ($2::int || ' minutes')::interval end

@@ -339,6 +339,9 @@ export interface Article {
   category?: (number | null) | Category;
   tags?: (number | Tag)[] | null;
   author?: (number | null) | User;
+  /**
+   * Follows Publish and Unpublish.
+   */
   status: 'draft' | 'published';
   publishedAt?: string | null;
   viewCount?: number | null;
@@ -356,8 +359,13 @@ export interface Article {
      */
     keywords?: string | null;
   };
+  /**
+   * Who saved this version.
+   */
+  editedBy?: (number | null) | User;
   updatedAt: string;
   createdAt: string;
+  _status?: ('draft' | 'published') | null;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -834,8 +842,10 @@ export interface ArticlesSelect<T extends boolean = true> {
         image?: T;
         keywords?: T;
       };
+  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
+  _status?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema

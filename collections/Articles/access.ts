@@ -1,6 +1,6 @@
 import type { Access, Where } from 'payload'
 
-import { hasPermission } from '../../src/access'
+import { hasPermission, ownsOr } from '../../src/access'
 
 /**
  * Public: published, and its publish time has come. An article published
@@ -10,7 +10,9 @@ import { hasPermission } from '../../src/access'
  * purges the render cache). Built per request: "now" is the request's time.
  */
 export function publicNow(now = new Date()): Where {
-  return { and: [{ status: { equals: 'published' } }, { publishedAt: { less_than_equal: now.toISOString() } }] }
+  // `_status` is Payload's (src/plugins/drafts): equal to `status` on every row; on versions (`draft: true`
+  // reads) it keeps a draft out even if a write ever skipped the mirror.
+  return { and: [{ status: { equals: 'published' } }, { _status: { equals: 'published' } }, { publishedAt: { less_than_equal: now.toISOString() } }] }
 }
 
 /**
@@ -44,3 +46,10 @@ export const publishedOrOwn: Access = async ({ req }) => {
   if (await hasPermission(req, 'articles.read.any')) return true
   return { or: [publicNow(), { author: { equals: req.user.id } }] }
 }
+
+/**
+ * Revisions (src/plugins/drafts): an article's author reads its versions, holders of `articles.read.any` all of
+ * them; nobody else, not even readers of the published article (a version may be a draft). Versions are rows of
+ * `_articles_v`, so the rule names the version's field.
+ */
+export const readArticleVersions = ownsOr('articles.read.any', 'version.author')

@@ -13,6 +13,7 @@ import { accountsPlugin } from './accounts'
 import { activityPlugin } from './activity'
 import { contentPlugin } from './content'
 import { dashboardPlugin } from './dashboard'
+import { draftsPlugin } from './drafts'
 import { jobsPlugin } from './jobs'
 import { notificationsPlugin } from './notifications'
 import { oauthPlugin } from './oauth'
@@ -33,7 +34,8 @@ import { webhooksPlugin } from './webhooks'
  * boots without each). The others are what the rest stands on: accounts (Users,
  * the admin's user collection), content (Articles and what hangs off them),
  * site (the settings global registration and the reader site read), slugs
- * (article URLs), jobs (the queue every enqueue goes through), and the rules
+ * (article URLs), drafts (what "published" means: Payload's versions of
+ * articles), jobs (the queue every enqueue goes through), and the rules
  * every collection obeys: renderCache (purges the server's page cache),
  * listLimits and guards (security rules).
  */
@@ -80,6 +82,8 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     webhooks: webhooksPlugin({ outbound: env.outbound }),
     // Last: they decorate the collections the plugins above added.
     renderCache: renderCachePlugin(),
+    // After every plugin that hangs after-change hooks on articles: a draft save skips them (src/plugins/drafts).
+    drafts: draftsPlugin({ baseUrl: env.baseUrl }),
     listLimits: listLimitsPlugin(),
     // Sees every collection and endpoint: the token strategy and the rules a token obeys everywhere.
     accessTokens: accessTokensPlugin(),

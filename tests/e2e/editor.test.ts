@@ -98,8 +98,7 @@ describe('the Markdown editor', () => {
     await editor.tool('Full screen').click()
     await editor.markdownEditor.and(page.locator('[data-fullscreen="false"]')).waitFor()
 
-    await editor.setStatus('Published')
-    const id = await editor.save()
+    const id = await editor.publish()
 
     await openPublicArticle(page, id)
     const body = page.locator('article .body')
@@ -148,18 +147,19 @@ describe('the rich-text (HTML) editor', () => {
     await page.locator('.payload-richtext-code-block__language-selector-button[data-selected-language="python"]').waitFor()
     await editor.fillCodeBlock('print("hello from lexical")', 'hello from lexical')
 
-    await editor.setStatus('Published')
-    const id = await editor.save()
+    const id = await editor.publish()
 
-    // Ctrl+S straight after typing in the code block saves what was typed (it used to save the code as it was).
+    // Ctrl+S straight after typing in the code block saves what was typed (it used to save the code as it was),
+    // as a draft, the way Payload's own shortcut does; publishing it puts it live.
     const source = page.locator('.code-block-source textarea').first()
     await source.click()
     await page.keyboard.press('End')
     await page.keyboard.type('  # typed just before saving')
-    const saved = editor.articleSaved()
+    const saved = editor.articleSaved('draft')
     await page.keyboard.press('Control+s')
     const stored = await saved
     expect(JSON.stringify(stored.content)).toContain('print(\\"hello from lexical\\")  # typed just before saving')
+    await editor.publish()
 
     await openPublicArticle(page, id)
     const body = page.locator('article .body')
@@ -209,12 +209,11 @@ describe('the rich-text (HTML) editor', () => {
     await editor.create()
     await editor.setTitle('Markdown to rich text')
     await editor.chooseFormat('Markdown')
-    await editor.setStatus('Published')
     await editor.pasteText(`## Converted heading\n\nSome **bold** text.\n\n\`\`\`python\nprint("converted")\n\`\`\`\n\n![Converted image](/api/media/file/${media.filename})\n`)
-    const id = await editor.save()
+    const id = await editor.publish()
 
     await editor.chooseFormat('HTML (rich text)')
-    const saved = editor.articleSaved()
+    const saved = editor.articleSaved('publish')
     await page.locator('#action-save').click()
     const stored = await saved
     expect(stored.format).toBe('html')

@@ -33,6 +33,8 @@ async function article(key: string, data: Record<string, unknown>, publishedAt: 
   const doc = await payload.create({ collection: 'articles', data: { title: key, format: 'markdown', markdown: `About ${key}`, ...data } as never })
   ids[key] = doc.id
   await sql('update articles set published_at = $2 where id = $1', [doc.id, publishedAt])
+  // And in its latest version, which a later save starts from (src/plugins/drafts).
+  await sql('update _articles_v set version_published_at = $2 where parent_id = $1 and latest', [doc.id, publishedAt])
 }
 
 async function reply(key: string, articleKey: string, createdAt: string): Promise<void> {

@@ -106,26 +106,31 @@ export class ArticleEditorPage {
     return this.source.evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent).join('\n'))
   }
 
-  // --- Sidebar and saving ----------------------------------------------------------
-  async setStatus(label: 'Draft' | 'Published') {
-    await this.page.locator('#field-status .rs__control').click()
-    await this.page.locator('.rs__option', { hasText: label }).click()
-  }
+  // --- Saving -------------------------------------------------------------------------
+  // Articles keep drafts (src/plugins/drafts): the editor autosaves a draft while one types, and
+  // "Publish changes" (#action-save) puts the article and its changes live.
 
-  /** Saves and returns the article's id from the edit URL. */
-  async save(): Promise<number> {
-    const saved = this.articleSaved()
+  /** Publishes (the admin's "Publish changes") and returns the article's id from the edit URL. */
+  async publish(): Promise<number> {
+    const saved = this.articleSaved('publish')
     await this.page.locator('#action-save').click()
     await saved
     await this.page.waitForURL(/\/admin\/collections\/articles\/\d+/)
     return Number(/articles\/(\d+)/.exec(this.page.url())![1])
   }
 
-  /** The next successful save of an article (POST or PATCH to /api/articles), resolved with the stored article. */
-  async articleSaved(): Promise<{ id: number; content: unknown; markdown: string | null; format: string }> {
-    const response = await this.page.waitForResponse(
-      (r) => /\/api\/articles(\/\d+)?(\?|$)/.test(new URL(r.url()).pathname + new URL(r.url()).search) && ['POST', 'PATCH'].includes(r.request().method()),
-    )
+  /**
+   * The next successful save of an article (POST or PATCH to /api/articles), resolved with the stored article:
+   * a publish, a draft saved by hand (Ctrl+S), an autosave, or any of them.
+   */
+  async articleSaved(kind: 'publish' | 'draft' | 'autosave' | 'any' = 'any'): Promise<{ id: number; content: unknown; markdown: string | null; format: string; title: string }> {
+    const response = await this.page.waitForResponse((r) => {
+      const url = new URL(r.url())
+      if (!/^\/api\/articles(\/\d+)?$/.test(url.pathname) || !['POST', 'PATCH'].includes(r.request().method())) return false
+      const draft = url.searchParams.get('draft') === 'true'
+      const autosave = url.searchParams.get('autosave') === 'true'
+      return kind === 'any' || (kind === 'publish' ? !draft : kind === 'autosave' ? autosave : draft && !autosave)
+    })
     const body = await response.json()
     if (!response.ok()) throw new Error(`Save failed (${response.status()}): ${JSON.stringify(body)}`)
     return body.doc

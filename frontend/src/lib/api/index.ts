@@ -17,6 +17,7 @@ export { composed, siteFeatures } from './payload'
 
 export { articlePath, avatarUrl, counted, idOf, nameOf, pageParam } from './refs'
 export { getArticle, latestArticlesWithBody, listArticles, type ArticleFilter, type ArticleSort } from './articles'
+export { getPreviewArticle } from './preview'
 export { followOf, listReplies, listThreads, threadPageOf, type Thread } from './replies'
 export { getCategoryBySlug, getLayoutData, getSettings, getTagBySlug, listCategories, listLinks } from './site'
 export { getActiveUsers, getUser, listAll } from './users'

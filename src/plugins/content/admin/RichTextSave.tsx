@@ -8,12 +8,14 @@
  * field only when the browser is idle. Payload's save shortcut submits the
  * form at once, so the code was saved as it was before the last keystrokes.
  * Here the shortcut first writes the focused block field into its node, puts
- * the editor's state into the field, and then presses Save.
+ * the editor's state into the field, and then saves the way Payload's own
+ * shortcut does: a draft where the collection keeps drafts (articles, see
+ * src/plugins/drafts: publishing stays a button), else the Save button.
  */
 import { $getNearestNodeFromDOMNode } from '@payloadcms/richtext-lexical/lexical'
 import { useLexicalComposerContext } from '@payloadcms/richtext-lexical/lexical/react/LexicalComposerContext'
 import { $isBlockNode, createClientFeature, useEditorConfigContext } from '@payloadcms/richtext-lexical/client'
-import { useForm } from '@payloadcms/ui'
+import { useConfig, useDocumentInfo, useForm } from '@payloadcms/ui'
 import { useEffect } from 'react'
 
 function isSaveShortcut(event: KeyboardEvent): boolean {
@@ -30,8 +32,11 @@ async function formHolds(getFields: () => Record<string, { value?: unknown }>, p
 function SaveShortcutPlugin() {
   const [editor] = useLexicalComposerContext()
   const { fieldProps } = useEditorConfigContext()
-  const { dispatchFields, getFields, setModified } = useForm()
+  const { dispatchFields, getFields, setModified, submit } = useForm()
+  const { id, collectionSlug, docConfig } = useDocumentInfo()
+  const { config } = useConfig()
   const path = fieldProps.path
+  const drafts = Boolean(docConfig && 'versions' in docConfig && docConfig.versions && docConfig.versions.drafts)
 
   useEffect(() => {
     const commitAndSave = async (event: KeyboardEvent) => {
@@ -52,14 +57,19 @@ function SaveShortcutPlugin() {
       dispatchFields({ type: 'UPDATE', path, value })
       setModified(true)
       await formHolds(getFields, path, value)
-      document.querySelector<HTMLButtonElement>('#action-save')?.click()
+      if (drafts && collectionSlug) {
+        const action = `${config.routes.api}/${collectionSlug}${id ? `/${id}` : ''}?depth=0&draft=true`
+        await submit({ action, method: id ? 'PATCH' : 'POST', overrides: { _status: 'draft' }, skipValidation: true })
+      } else {
+        document.querySelector<HTMLButtonElement>('#action-save')?.click()
+      }
     }
     const listener = (event: KeyboardEvent) => void commitAndSave(event)
     return editor.registerRootListener((root, previous) => {
       previous?.removeEventListener('keydown', listener)
       root?.addEventListener('keydown', listener)
     })
-  }, [editor, path, dispatchFields, getFields, setModified])
+  }, [editor, path, dispatchFields, getFields, setModified, submit, drafts, collectionSlug, id, config.routes.api])
 
   return null
 }
