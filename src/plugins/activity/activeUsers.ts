@@ -34,7 +34,7 @@ export async function rankActiveUsers(payload: Payload, now = new Date()): Promi
          group by author_id
         union all
         select r.author_id, count(*) * ${REPLY_WEIGHT} from replies r join articles a on a.id = r.article_id
-         where r.created_at > $1::timestamptz - interval '7 days' and r.created_at <= $1::timestamptz
+         where r.created_at > $1::timestamptz - interval '7 days' and r.created_at <= $1::timestamptz and r.status = 'published'
            and ${publicArticleSql('a', '$1::timestamptz')}
          group by r.author_id)
      select u.id, sum(s.score) as score from scores s join users u on u.id = s.user_id

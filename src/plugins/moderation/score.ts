@@ -1,0 +1,24 @@
+/**
+ * One spam score in [0, 1] for a reply (or a registration): the classifier's
+ * log-odds plus each signal's weight, on a prior that leans to genuine (most
+ * of what a small blog receives is), through a sigmoid. Summing log-odds keeps
+ * one weak signal (a link) from outvoting words the moderators taught as
+ * genuine, while several signals together push a reply over the line.
+ */
+import { logOdds, sigmoid, type Model } from './classifier'
+import { signals, type Facts } from './signals'
+import { tokenize } from './tokenize'
+
+export const PRIOR_LOG_ODDS = -2.5
+
+export type Score = { score: number; reasons: string[]; classifier?: number }
+
+export function scoreText(model: Model, text: string, facts: Facts = {}): Score {
+  const found = signals(text, facts)
+  const words = logOdds(model, tokenize(text))
+  const total = PRIOR_LOG_ODDS + words + found.reduce((sum, s) => sum + s.weight, 0)
+  const reasons = found.map((s) => s.reason)
+  const classifier = words === 0 ? undefined : sigmoid(words)
+  if (classifier !== undefined) reasons.push(`classifier ${classifier.toFixed(2)}`)
+  return { score: Math.round(sigmoid(total) * 1000) / 1000, reasons, classifier }
+}
