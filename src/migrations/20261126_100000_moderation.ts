@@ -6,7 +6,8 @@ import { type MigrateDownArgs, type MigrateUpArgs, sql } from '@payloadcms/db-po
  * its spam score and reasons, when it was first published (notifications go
  * out once, then), the reply it answered, a fingerprint of its text and what
  * the classifier learnt from it; a "replies go to spam" flag on users; the
- * owner's rules on site settings; the log of state changes; the classifier's
+ * owner's rules on site settings; the log of state changes; readers' reports
+ * of replies (once per reply and reader); the classifier's
  * word counts; the permission `replies.moderate` for the site owner and
  * administrators. Only published replies count: the reply counter (a hook)
  * and the dashboard's rollup triggers are redefined with the state. Frozen:
@@ -62,6 +63,26 @@ export async function up({ db }: MigrateUpArgs): Promise<void> {
     ALTER TABLE "payload_locked_documents_rels" ADD COLUMN "moderation_events_id" integer;
     ALTER TABLE "payload_locked_documents_rels" ADD CONSTRAINT "payload_locked_documents_rels_moderation_events_fk" FOREIGN KEY ("moderation_events_id") REFERENCES "public"."moderation_events"("id") ON DELETE cascade ON UPDATE no action;
     CREATE INDEX "payload_locked_documents_rels_moderation_events_id_idx" ON "payload_locked_documents_rels" USING btree ("moderation_events_id");
+
+    CREATE TABLE "reply_reports" (
+      "id" serial PRIMARY KEY NOT NULL,
+      "reply_id" integer NOT NULL,
+      "reporter_id" integer,
+      "reason" varchar,
+      "resolved_at" timestamp(3) with time zone,
+      "updated_at" timestamp(3) with time zone DEFAULT now() NOT NULL,
+      "created_at" timestamp(3) with time zone DEFAULT now() NOT NULL
+    );
+    ALTER TABLE "reply_reports" ADD CONSTRAINT "reply_reports_reply_id_replies_id_fk" FOREIGN KEY ("reply_id") REFERENCES "public"."replies"("id") ON DELETE cascade ON UPDATE no action;
+    ALTER TABLE "reply_reports" ADD CONSTRAINT "reply_reports_reporter_id_users_id_fk" FOREIGN KEY ("reporter_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
+    CREATE INDEX "reply_reports_reply_idx" ON "reply_reports" USING btree ("reply_id");
+    CREATE INDEX "reply_reports_reporter_idx" ON "reply_reports" USING btree ("reporter_id");
+    CREATE INDEX "reply_reports_updated_at_idx" ON "reply_reports" USING btree ("updated_at");
+    CREATE INDEX "reply_reports_created_at_idx" ON "reply_reports" USING btree ("created_at");
+    CREATE UNIQUE INDEX "reply_reporter_idx" ON "reply_reports" USING btree ("reply_id","reporter_id");
+    ALTER TABLE "payload_locked_documents_rels" ADD COLUMN "reply_reports_id" integer;
+    ALTER TABLE "payload_locked_documents_rels" ADD CONSTRAINT "payload_locked_documents_rels_reply_reports_fk" FOREIGN KEY ("reply_reports_id") REFERENCES "public"."reply_reports"("id") ON DELETE cascade ON UPDATE no action;
+    CREATE INDEX "payload_locked_documents_rels_reply_reports_id_idx" ON "payload_locked_documents_rels" USING btree ("reply_reports_id");
 
     -- The classifier: word -> how many spam and genuine (ham) replies held it; '#docs' and '#words' are the totals.
     CREATE TABLE "moderation_tokens" (
@@ -253,6 +274,8 @@ export async function down({ db }: MigrateDownArgs): Promise<void> {
 
     DELETE FROM "permissions" WHERE "slug" = 'replies.moderate';
     DROP TABLE IF EXISTS "moderation_tokens";
+    ALTER TABLE "payload_locked_documents_rels" DROP COLUMN IF EXISTS "reply_reports_id";
+    DROP TABLE IF EXISTS "reply_reports";
     ALTER TABLE "payload_locked_documents_rels" DROP COLUMN IF EXISTS "moderation_events_id";
     DROP TABLE IF EXISTS "moderation_events";
     ALTER TABLE "site_settings" DROP COLUMN IF EXISTS "moderation_hold_all", DROP COLUMN IF EXISTS "moderation_hold_first_replies",

@@ -6,18 +6,27 @@
  * (`replies.moderate`) change it, every change is logged (moderation-events).
  * Readers see published replies and their own held ones. Notifications and
  * webhooks announce a reply when it is first published (src/lib/replyVisibility.ts).
- * Remove this plugin and every reply is published at once, as before.
+ * Moderators work in the admin's moderation queue (/admin/moderation, a
+ * nav badge counts what waits), readers report replies (reply-reports), and
+ * a daily digest mails moderators. Remove this plugin and every reply is
+ * published at once, as before.
  */
 import type { CollectionConfig, Config, Field, GlobalConfig, Plugin } from 'payload'
 
 import { ModerationEvents } from '../../../collections/ModerationEvents'
+import { ReplyReports } from '../../../collections/ReplyReports'
+import { addSchedules } from '../../../jobs/commands'
 import { fieldCan } from '../../access'
 import { serverSecret, serverWritten } from '../../fields/serverOwned'
 import { addToConfig } from '../addToConfig'
 import { decorateCollection } from '../decorateCollection'
 import { decideOnCreate, MODERATE, onUpdate, recordStateChange, visibleReplies } from './hooks'
 import { REPLY_STATES } from './rules'
+import { digestSchedule } from './digest'
+import { handleModerationAction, MODERATION_ACTION_PATH, MODERATION_QUEUE_PATH } from './queue'
 import { moderationSettingsField } from './settings'
+
+export type ModerationOptions = { baseUrl: string }
 
 const moderatorsOnly = { read: fieldCan(MODERATE), create: () => false, update: () => false }
 
@@ -69,11 +78,19 @@ const blockedField: Field = {
 }
 
 const withSettings = (global: GlobalConfig): GlobalConfig =>
-  global.slug === 'site-settings' ? { ...global, fields: [...global.fields, { ...moderationSettingsField, access: { update: fieldCan(MODERATE) } }] } : global
+  global.slug === 'site-settings' ? { ...global, fields: [...global.fields, moderationSettingsField] } : global
 
-export const moderationPlugin = (): Plugin => (config: Config): Config => {
+export const moderationPlugin = (options: ModerationOptions): Plugin => (config: Config): Config => {
   const replies = decorateCollection(config, 'replies', 'moderationPlugin', moderateReplies)
   const users = decorateCollection(replies, 'users', 'moderationPlugin', (c) => ({ ...c, fields: [...c.fields, blockedField] }))
   const withGlobal = { ...users, globals: (users.globals ?? []).map(withSettings) }
-  return addToConfig({ collections: [ModerationEvents] })(withGlobal) as Config
+  const added = addToConfig({
+    collections: [ModerationEvents, ReplyReports],
+    endpoints: [{ path: MODERATION_ACTION_PATH, method: 'post', handler: handleModerationAction }],
+    admin: {
+      views: { moderation: { Component: '/src/plugins/moderation/admin/ModerationQueueView#ModerationQueueView', path: MODERATION_QUEUE_PATH, exact: true } },
+      afterNavLinks: ['/src/plugins/moderation/admin/ModerationNavLink#ModerationNavLink'],
+    },
+  })(withGlobal) as Config
+  return addSchedules(added, [digestSchedule(options.baseUrl)])
 }

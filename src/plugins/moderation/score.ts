@@ -9,14 +9,17 @@ import { logOdds, sigmoid, type Model } from './classifier'
 import { signals, type Facts } from './signals'
 import { tokenize } from './tokenize'
 
+/** Where a reply starts when the classifier abstains (nothing learnt yet): signals alone must add up. */
 export const PRIOR_LOG_ODDS = -2.5
+/** Where it starts once the classifier speaks: its words carry the lean to genuine that the prior carried. */
+export const TRAINED_PRIOR_LOG_ODDS = -0.5
 
 export type Score = { score: number; reasons: string[]; classifier?: number }
 
 export function scoreText(model: Model, text: string, facts: Facts = {}): Score {
   const found = signals(text, facts)
   const words = logOdds(model, tokenize(text))
-  const total = PRIOR_LOG_ODDS + words + found.reduce((sum, s) => sum + s.weight, 0)
+  const total = (words === 0 ? PRIOR_LOG_ODDS : TRAINED_PRIOR_LOG_ODDS) + words + found.reduce((sum, s) => sum + s.weight, 0)
   const reasons = found.map((s) => s.reason)
   const classifier = words === 0 ? undefined : sigmoid(words)
   if (classifier !== undefined) reasons.push(`classifier ${classifier.toFixed(2)}`)

@@ -5,12 +5,15 @@
  */
 import type { Field, PayloadRequest } from 'payload'
 
+import { fieldCan } from '../../access'
 import { DEFAULT_RULES, wordList, type Rules } from './rules'
 
 export const moderationSettingsField: Field = {
   name: 'moderation',
   type: 'group',
   label: 'Moderation',
+  // Moderators set the rules they apply (settings.manage alone does not reach them).
+  access: { update: fieldCan('replies.moderate') },
   admin: { description: 'Which replies wait for a moderator before readers see them, and which go to spam.' },
   fields: [
     { name: 'holdAll', type: 'checkbox', defaultValue: DEFAULT_RULES.holdAll, label: 'Hold every reply' },

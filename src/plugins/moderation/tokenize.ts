@@ -27,14 +27,29 @@ export function linkHosts(text: string): string[] {
 /** The most tokens read from one reply: a 20 KB reply costs no more than this. */
 export const MAX_TOKENS = 2000
 
+const HAN = /^\p{Script=Han}+$/u
+
 export function tokenize(text: string): string[] {
   const tokens: string[] = linkHosts(text).map((host) => `domain:${host}`)
   const withoutLinks = text.replace(LINK, ' ').normalize('NFKC').toLowerCase()
+  // ICU's dictionary misses new words (微信 comes out as 微 + 信): a run of Chinese
+  // characters also gives its character pairs, which catch them.
+  let han = ''
+  const flushHan = () => {
+    for (let i = 0; i + 1 < han.length && tokens.length < MAX_TOKENS; i++) tokens.push(`zh:${han.slice(i, i + 2)}`)
+    han = ''
+  }
   for (const { segment, isWordLike } of segmenter.segment(withoutLinks)) {
     if (tokens.length >= MAX_TOKENS) break
-    if (!isWordLike) continue
+    if (!isWordLike) {
+      flushHan()
+      continue
+    }
+    if (HAN.test(segment)) han += segment
+    else flushHan()
     // Numbers say little on their own; their shape (a phone number, a price) says more.
     tokens.push(/^\d+$/.test(segment) ? `num:${Math.min(segment.length, 8)}` : segment)
   }
-  return tokens
+  flushHan()
+  return tokens.slice(0, MAX_TOKENS)
 }
