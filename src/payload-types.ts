@@ -180,6 +180,10 @@ export interface User {
    */
   moderationBlocked?: boolean | null;
   /**
+   * Spam score of the registration (honeypot, form time, name). High: their replies are held.
+   */
+  registrationScore?: number | null;
+  /**
    * A password change revokes every personal access token of the account, unless this is checked with it. The mail about the change says which happened.
    */
   keepAccessTokens?: boolean | null;
@@ -812,6 +816,7 @@ export interface UsersSelect<T extends boolean = true> {
   activedAt?: T;
   unreadNotifications?: T;
   moderationBlocked?: T;
+  registrationScore?: T;
   keepAccessTokens?: T;
   updatedAt?: T;
   createdAt?: T;

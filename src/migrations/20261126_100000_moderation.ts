@@ -5,7 +5,7 @@ import { type MigrateDownArgs, type MigrateUpArgs, sql } from '@payloadcms/db-po
  * (published by default, so a site without the plugin behaves as before),
  * its spam score and reasons, when it was first published (notifications go
  * out once, then), the reply it answered, a fingerprint of its text and what
- * the classifier learnt from it; a "replies go to spam" flag on users; the
+ * the classifier learnt from it; a "replies go to spam" flag and the registration's spam score on users; the
  * owner's rules on site settings; the log of state changes; readers' reports
  * of replies (once per reply and reader); the classifier's
  * word counts; the permission `replies.moderate` for the site owner and
@@ -33,6 +33,7 @@ export async function up({ db }: MigrateUpArgs): Promise<void> {
     CREATE INDEX "replies_moderation_fingerprint_idx" ON "replies" USING btree ("moderation_fingerprint");
 
     ALTER TABLE "users" ADD COLUMN "moderation_blocked" boolean DEFAULT false;
+    ALTER TABLE "users" ADD COLUMN "registration_score" numeric;
 
     ALTER TABLE "site_settings" ADD COLUMN "moderation_hold_all" boolean DEFAULT false;
     ALTER TABLE "site_settings" ADD COLUMN "moderation_hold_first_replies" numeric DEFAULT 1;
@@ -281,7 +282,7 @@ export async function down({ db }: MigrateDownArgs): Promise<void> {
     ALTER TABLE "site_settings" DROP COLUMN IF EXISTS "moderation_hold_all", DROP COLUMN IF EXISTS "moderation_hold_first_replies",
       DROP COLUMN IF EXISTS "moderation_hold_links", DROP COLUMN IF EXISTS "moderation_hold_words", DROP COLUMN IF EXISTS "moderation_block_words",
       DROP COLUMN IF EXISTS "moderation_trusted_roles", DROP COLUMN IF EXISTS "moderation_spam_threshold", DROP COLUMN IF EXISTS "moderation_hold_threshold";
-    ALTER TABLE "users" DROP COLUMN IF EXISTS "moderation_blocked";
+    ALTER TABLE "users" DROP COLUMN IF EXISTS "moderation_blocked", DROP COLUMN IF EXISTS "registration_score";
     ALTER TABLE "replies" DROP COLUMN IF EXISTS "status", DROP COLUMN IF EXISTS "spam_score", DROP COLUMN IF EXISTS "moderation_reasons",
       DROP COLUMN IF EXISTS "first_published_at", DROP COLUMN IF EXISTS "answered_reply", DROP COLUMN IF EXISTS "moderation_fingerprint", DROP COLUMN IF EXISTS "trained_as";
     DROP TYPE IF EXISTS "public"."enum_moderation_events_to";

@@ -158,6 +158,82 @@ describe('the owner’s rules', () => {
   })
 })
 
+describe('the moderation queue, reports and the digest', () => {
+  it('lets a reader report a reply once; moderators see it in the queue; bulk spam with block over the endpoint, refused to readers', async () => {
+    const spammer = await register(t.payload, 'spammer@example.test')
+    await setRules(t.payload, { holdFirstReplies: 0 })
+    const a = await post(spammer, 'Visit my shop for deals')
+    const b = await post(spammer, 'Another deal for you')
+    expect([a.status, b.status]).toEqual(['published', 'published'])
+    const report = () => t.payload.create({ collection: 'reply-reports', data: { reply: a.id } as never, overrideAccess: false, user: cast.reader })
+    await report()
+    await expect(report()).rejects.toMatchObject({ status: 400, data: { errors: [{ path: 'reply' }] } })
+    const { loadQueue } = await import('../../src/plugins/moderation/queue')
+    const reported = await loadQueue(t.payload, 'reported')
+    expect(reported.items.map((i) => i.id)).toContain(a.id)
+    expect(reported.items.find((i) => i.id === a.id)?.writer?.history).toMatchObject({ published: 2 })
+
+    const browser = new Browser(t.payload, t.databaseName)
+    const asReader = await browser.request('/api/moderation/replies', { json: { action: 'spam', ids: [a.id] }, headers: { authorization: `JWT ${await token('reader@example.test')}`, accept: 'application/json' } })
+    expect(asReader.status).toBe(403)
+    const bad = await browser.request('/api/moderation/replies', { json: { action: 'delete', ids: [a.id] }, headers: { authorization: `JWT ${await token('admin@example.test')}`, accept: 'application/json' } })
+    expect(bad.status).toBe(400)
+    const done = await browser.request('/api/moderation/replies', {
+      json: { action: 'spam', ids: [a.id, b.id], block: 'on' },
+      headers: { authorization: `JWT ${await token('admin@example.test')}`, accept: 'application/json' },
+    })
+    expect(done.status).toBe(200)
+    expect(await done.json()).toEqual({ updated: expect.arrayContaining([a.id, b.id]), blocked: true })
+    expect((await t.payload.findByID({ collection: 'users', id: spammer.id, depth: 0 })).moderationBlocked).toBe(true)
+    expect((await post(spammer, 'And again')).status).toBe('spam')
+    expect((await loadQueue(t.payload, 'reported')).items.map((i) => i.id)).not.toContain(a.id) // the report is resolved
+    // The classifier learnt both as spam.
+    const { query } = await import('../../src/lib/pool')
+    const [docs] = await query<{ spam: number }>(t.payload, `select spam from moderation_tokens where token = '#docs'`)
+    expect(docs!.spam).toBeGreaterThanOrEqual(2)
+    await setRules(t.payload)
+  })
+
+  it('mails moderators one daily digest of what waits', async () => {
+    const { registeredCommands } = await import('../../jobs/commands')
+    const digest = registeredCommands(t.payload).schedules.find((s) => s.name === 'moderation-digest')!
+    expect(digest.cron).toBe('0 8 * * *')
+    const before = inbox.messages.length
+    const summary = await digest.run(t.payload, { log: () => {}, progress: () => {} })
+    expect(summary).toMatch(/sent to 2 moderator/)
+    const mails = await inbox.waitFor(before + 2)
+    const digests = mails.slice(before)
+    expect(digests.map(recipient).sort()).toEqual(['admin@example.test', 'owner@example.test'])
+    expect(digests[0]!.subject).toMatch(/waiting for moderation/)
+    expect(digests[0]!.html).not.toMatch(/<script/i)
+  })
+})
+
+describe('registration', () => {
+  it('refuses a filled honeypot naming the e-mail field; scores a form sent too fast, whose replies are then held', async () => {
+    const { formStamp } = await import('../../src/plugins/moderation/registration')
+    const browser = new Browser(t.payload, t.databaseName)
+    const form = (email: string, extra: Record<string, string>) => ({ email, name: 'Bot', password: 'a long enough secret 42', passwordConfirm: 'a long enough secret 42', ...extra })
+    const trapped = await browser.register(form('bot@example.test', { website: 'http://spam.example' }))
+    expect(trapped.status).toBe(400)
+    expect(JSON.stringify(await trapped.json())).toMatch(/could not create this account/)
+    expect((await t.payload.count({ collection: 'users', where: { email: { equals: 'bot@example.test' } } })).totalDocs).toBe(0)
+
+    const hasty = await new Browser(t.payload, t.databaseName).register(form('hasty@example.test', { formStamp: formStamp(t.payload.secret) }))
+    expect(hasty.status).toBe(201)
+    const user = (await t.payload.find({ collection: 'users', where: { email: { equals: 'hasty@example.test' } }, depth: 0 })).docs[0]!
+    expect(user.registrationScore).toBeGreaterThanOrEqual(0.5)
+    await setRules(t.payload, { holdFirstReplies: 0 })
+    const reply = await post(user, 'Hello everyone')
+    expect(reply.status).toBe('held')
+    expect((await readAs(cast.admin, reply.id))?.moderationReasons).toContain('suspicious registration')
+    await setRules(t.payload)
+
+    const patient = await new Browser(t.payload, t.databaseName).register(form('patient@example.test', { formStamp: formStamp(t.payload.secret, Date.now() - 30_000) }))
+    expect(patient.status).toBe(201)
+  })
+})
+
 describe('bad input', () => {
   it('answers a reply of only invisible characters with a validation error on the body', async () => {
     await expect(post(cast.reader, '\u200B\u200C\u200D\uFEFF\u2060')).rejects.toMatchObject({ status: 400, data: { errors: [{ path: 'body', message: 'A reply cannot be empty.' }] } })

@@ -35,9 +35,9 @@ export const fingerprintOf = (text: string): string => createHash('sha256').upda
 type WriterFacts = Facts & { blocked: boolean; publishedReplies: number }
 
 async function writerFacts(req: PayloadRequest, userId: number, fingerprint: string): Promise<WriterFacts> {
-  const [row] = await query<{ age: number; blocked: boolean | null; published: number; recent: number; same: number }>(
+  const [row] = await query<{ age: number; blocked: boolean | null; registration: string | null; published: number; recent: number; same: number }>(
     req.payload,
-    `select extract(epoch from now() - u.created_at) / 60 as age, u.moderation_blocked as blocked,
+    `select extract(epoch from now() - u.created_at) / 60 as age, u.moderation_blocked as blocked, u.registration_score as registration,
             (select count(*) from replies r where r.author_id = u.id and r.status = 'published')::int as published,
             (select count(*) from replies r where r.author_id = u.id and r.created_at > now() - interval '10 minutes')::int as recent,
             (select count(distinct r.author_id) from replies r
@@ -46,7 +46,14 @@ async function writerFacts(req: PayloadRequest, userId: number, fingerprint: str
     [userId, fingerprint],
   )
   if (!row) return { blocked: false, publishedReplies: 0 }
-  return { accountAgeMinutes: Number(row.age), blocked: Boolean(row.blocked), publishedReplies: row.published, recentReplies: row.recent, sameTextElsewhere: row.same }
+  return {
+    accountAgeMinutes: Number(row.age),
+    blocked: Boolean(row.blocked),
+    publishedReplies: row.published,
+    recentReplies: row.recent,
+    sameTextElsewhere: row.same,
+    registrationScore: row.registration === null ? undefined : Number(row.registration),
+  }
 }
 
 async function isTrusted(req: PayloadRequest, rules: Rules): Promise<boolean> {

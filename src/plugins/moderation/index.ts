@@ -23,6 +23,7 @@ import { decorateCollection } from '../decorateCollection'
 import { decideOnCreate, MODERATE, onUpdate, recordStateChange, visibleReplies } from './hooks'
 import { REPLY_STATES } from './rules'
 import { digestSchedule } from './digest'
+import { scoreRegistration } from './registration'
 import { handleModerationAction, MODERATION_ACTION_PATH, MODERATION_QUEUE_PATH } from './queue'
 import { moderationSettingsField } from './settings'
 
@@ -68,6 +69,13 @@ function moderateReplies(replies: CollectionConfig): CollectionConfig {
   }
 }
 
+const registrationScoreField: Field = {
+  name: 'registrationScore',
+  type: 'number',
+  access: { read: fieldCan(MODERATE), create: () => false, update: () => false },
+  admin: { position: 'sidebar', readOnly: true, description: 'Spam score of the registration (honeypot, form time, name). High: their replies are held.' },
+}
+
 const blockedField: Field = {
   name: 'moderationBlocked',
   type: 'checkbox',
@@ -82,7 +90,11 @@ const withSettings = (global: GlobalConfig): GlobalConfig =>
 
 export const moderationPlugin = (options: ModerationOptions): Plugin => (config: Config): Config => {
   const replies = decorateCollection(config, 'replies', 'moderationPlugin', moderateReplies)
-  const users = decorateCollection(replies, 'users', 'moderationPlugin', (c) => ({ ...c, fields: [...c.fields, blockedField] }))
+  const users = decorateCollection(replies, 'users', 'moderationPlugin', (c) => ({
+    ...c,
+    fields: [...c.fields, blockedField, registrationScoreField],
+    hooks: { ...c.hooks, beforeChange: [...(c.hooks?.beforeChange ?? []), scoreRegistration] },
+  }))
   const withGlobal = { ...users, globals: (users.globals ?? []).map(withSettings) }
   const added = addToConfig({
     collections: [ModerationEvents, ReplyReports],

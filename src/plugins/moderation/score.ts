@@ -16,7 +16,11 @@ export const TRAINED_PRIOR_LOG_ODDS = -0.5
 
 export type Score = { score: number; reasons: string[]; classifier?: number }
 
-export function scoreText(model: Model, text: string, facts: Facts = {}): Score {
+/** Replies are at most 5 000 characters (collections/Replies); a longer text is judged on its start (and refused by validation). */
+export const MAX_SCORED_CHARS = 5000
+
+export function scoreText(model: Model, whole: string, facts: Facts = {}): Score {
+  const text = whole.length > MAX_SCORED_CHARS ? whole.slice(0, MAX_SCORED_CHARS) : whole
   const found = signals(text, facts)
   const words = logOdds(model, tokenize(text))
   const total = (words === 0 ? PRIOR_LOG_ODDS : TRAINED_PRIOR_LOG_ODDS) + words + found.reduce((sum, s) => sum + s.weight, 0)

@@ -12,6 +12,8 @@ export type Facts = {
   recentReplies?: number
   /** Replies with the same text posted by other accounts in the last week. */
   sameTextElsewhere?: number
+  /** The spam score of the writer's registration (registration.ts). */
+  registrationScore?: number
 }
 
 export type Signal = { reason: string; weight: number }
@@ -45,6 +47,7 @@ export function signals(text: string, facts: Facts = {}): Signal[] {
   if (invisible > 0) found.push({ reason: `${invisible} invisible character${invisible === 1 ? '' : 's'}`, weight: Math.min(3, 1 + invisible / 4) })
   if ((facts.sameTextElsewhere ?? 0) > 0) found.push({ reason: `same text from ${facts.sameTextElsewhere} other account${facts.sameTextElsewhere === 1 ? '' : 's'}`, weight: 4 })
   if ((facts.recentReplies ?? 0) >= 5) found.push({ reason: `${facts.recentReplies} replies in 10 minutes`, weight: Math.min(3, (facts.recentReplies! - 3) * 0.5) })
+  if ((facts.registrationScore ?? 0) >= 0.5) found.push({ reason: 'suspicious registration', weight: 3 })
   if (facts.accountAgeMinutes !== undefined && facts.accountAgeMinutes < 60) found.push({ reason: 'new account', weight: 0.8 })
   else if (facts.accountAgeMinutes !== undefined && facts.accountAgeMinutes < 24 * 60) found.push({ reason: 'account less than a day old', weight: 0.3 })
   // Shouting and long runs of one character.
