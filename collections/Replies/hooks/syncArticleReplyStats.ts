@@ -4,6 +4,7 @@ import { sql } from '@payloadcms/db-postgres'
 
 import { transactionDb } from '../../../src/lib/pool'
 import { relationId } from '../../../src/lib/relationId'
+import { publicReplySql } from '../access'
 
 /**
  * Derived data kept by a Payload hook (the rule: src/lib/pool.ts): the reply
@@ -24,8 +25,8 @@ export async function recountReplies(req: PayloadRequest, articleId: number): Pr
   await db.execute(sql`select id from articles where id = ${articleId} for no key update`)
   await db.execute(sql`
     update articles set
-      reply_count = (select count(*) from replies where article_id = ${articleId} and status = 'published'),
-      last_reply_at = (select max(created_at) from replies where article_id = ${articleId} and status = 'published')
+      reply_count = (select count(*) from replies where article_id = ${articleId} and ${sql.raw(publicReplySql())}),
+      last_reply_at = (select max(created_at) from replies where article_id = ${articleId} and ${sql.raw(publicReplySql())})
     where id = ${articleId}`)
 }
 

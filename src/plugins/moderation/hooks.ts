@@ -27,6 +27,7 @@ import { scoreText } from './score'
 import { normalizedText, type Facts } from './signals'
 import { learnReply, modelOf } from './store'
 import { tokenize } from './tokenize'
+import { publicReplySql } from '../../../collections/Replies/access'
 
 export const MODERATE = 'replies.moderate'
 
@@ -38,7 +39,7 @@ async function writerFacts(req: PayloadRequest, userId: number, fingerprint: str
   const [row] = await query<{ age: number; blocked: boolean | null; registration: string | null; published: number; recent: number; same: number }>(
     req.payload,
     `select extract(epoch from now() - u.created_at) / 60 as age, u.moderation_blocked as blocked, u.registration_score as registration,
-            (select count(*) from replies r where r.author_id = u.id and r.status = 'published')::int as published,
+            (select count(*) from replies r where r.author_id = u.id and ${publicReplySql('r')})::int as published,
             (select count(*) from replies r where r.author_id = u.id and r.created_at > now() - interval '10 minutes')::int as recent,
             (select count(distinct r.author_id) from replies r
               where r.moderation_fingerprint = $2 and r.author_id <> u.id and r.created_at > now() - interval '7 days')::int as same

@@ -13,6 +13,7 @@ import { query } from '../../lib/pool'
 import { relationId } from '../../lib/relationId'
 import { MODERATE } from './hooks'
 import type { ReplyState } from './rules'
+import { publicReplySql } from '../../../collections/Replies/access'
 
 export const MODERATION_QUEUE_PATH = '/moderation'
 export const MODERATION_ACTION_PATH = '/moderation/replies'
@@ -39,7 +40,7 @@ export async function waitingCount(payload: Payload): Promise<number> {
     payload,
     `select (select count(*) from replies where status = 'held')
           + (select count(distinct r.reply_id) from reply_reports r join replies p on p.id = r.reply_id
-              where r.resolved_at is null and p.status = 'published') as n`,
+              where r.resolved_at is null and ${publicReplySql('p')}) as n`,
   )
   return Number(row?.n ?? 0)
 }
