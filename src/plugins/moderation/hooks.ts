@@ -19,7 +19,8 @@ import { ValidationError } from 'payload'
 
 import { ANSWERED_REPLY } from '../../../collections/Replies/hooks/attachToTopLevel'
 import { hasPermission, permissionsOf } from '../../access'
-import { query } from '../../lib/pool'
+import { transactionDb } from '../../lib/pool'
+import { sql } from '@payloadcms/db-postgres'
 import { message } from './messages'
 import { decide, type Rules, type ReplyState } from './rules'
 import { rulesOf } from './settings'
@@ -36,16 +37,16 @@ export const fingerprintOf = (text: string): string => createHash('sha256').upda
 type WriterFacts = Facts & { blocked: boolean; publishedReplies: number }
 
 async function writerFacts(req: PayloadRequest, userId: number, fingerprint: string): Promise<WriterFacts> {
-  const [row] = await query<{ age: number; blocked: boolean | null; registration: string | null; published: number; recent: number; same: number }>(
-    req.payload,
-    `select extract(epoch from now() - u.created_at) / 60 as age, u.moderation_blocked as blocked, u.registration_score as registration,
-            (select count(*) from replies r where r.author_id = u.id and ${publicReplySql('r')})::int as published,
-            (select count(*) from replies r where r.author_id = u.id and r.created_at > now() - interval '10 minutes')::int as recent,
-            (select count(distinct r.author_id) from replies r
-              where r.moderation_fingerprint = $2 and r.author_id <> u.id and r.created_at > now() - interval '7 days')::int as same
-       from users u where u.id = $1`,
-    [userId, fingerprint],
-  )
+  // In the request's transaction: a second pooled connection per concurrent reply could starve the pool.
+  const db = await transactionDb(req)
+  const result = (await db.execute(sql`
+    select extract(epoch from now() - u.created_at) / 60 as age, u.moderation_blocked as blocked, u.registration_score as registration,
+           (select count(*) from replies r where r.author_id = u.id and ${sql.raw(publicReplySql('r'))})::int as published,
+           (select count(*) from replies r where r.author_id = u.id and r.created_at > now() - interval '10 minutes')::int as recent,
+           (select count(distinct r.author_id) from replies r
+             where r.moderation_fingerprint = ${fingerprint} and r.author_id <> u.id and r.created_at > now() - interval '7 days')::int as same
+      from users u where u.id = ${userId}`)) as { rows: { age: number; blocked: boolean | null; registration: string | null; published: number; recent: number; same: number }[] }
+  const row = result.rows[0]
   if (!row) return { blocked: false, publishedReplies: 0 }
   return {
     accountAgeMinutes: Number(row.age),
@@ -67,7 +68,7 @@ async function isTrusted(req: PayloadRequest, rules: Rules): Promise<boolean> {
 async function judge(req: PayloadRequest, text: string, fingerprint: string) {
   const userId = req.user!.id as number
   const rules = await rulesOf(req)
-  const [facts, model, trusted] = await Promise.all([writerFacts(req, userId, fingerprint), modelOf(req.payload), isTrusted(req, rules)])
+  const [facts, model, trusted] = await Promise.all([writerFacts(req, userId, fingerprint), modelOf(req), isTrusted(req, rules)])
   const score = scoreText(model, text, facts)
   const decision = decide(rules, text, { trusted, blocked: facts.blocked, publishedReplies: facts.publishedReplies }, score)
   if ('refused' in decision) {

@@ -16,8 +16,18 @@ import { distinct, emptyModel, learn, type Model } from './classifier'
 const RELOAD_MS = 60_000
 const cache = new WeakMap<Payload, { model: Model; loadedAt: number; loading?: Promise<Model> }>()
 
-async function load(payload: Payload): Promise<Model> {
-  const rows = await query<{ token: string; spam: number; ham: number }>(payload, 'select token, spam, ham from moderation_tokens')
+type TokenRow = { token: string; spam: number; ham: number }
+
+/**
+ * The first load waits, so it reads in the request's transaction (a second
+ * pooled connection per concurrent reply could starve the pool); a reload
+ * runs beside the request, unawaited, on the pool.
+ */
+async function load(req: PayloadRequest, inTransaction: boolean): Promise<Model> {
+  const sqlText = 'select token, spam, ham from moderation_tokens'
+  const rows = inTransaction
+    ? ((await (await transactionDb(req)).execute(sql.raw(sqlText))) as { rows: TokenRow[] }).rows
+    : await query<TokenRow>(req.payload, sqlText)
   const model = emptyModel()
   for (const { token, spam, ham } of rows) {
     if (token === '#docs') model.docs = { spam, ham }
@@ -27,11 +37,12 @@ async function load(payload: Payload): Promise<Model> {
   return model
 }
 
-export async function modelOf(payload: Payload): Promise<Model> {
+export async function modelOf(req: PayloadRequest): Promise<Model> {
+  const { payload } = req
   const entry = cache.get(payload)
   if (entry && Date.now() - entry.loadedAt < RELOAD_MS) return entry.model
   if (entry?.loading) return entry.model
-  const loading = load(payload)
+  const loading = load(req, !entry)
   if (entry) {
     // Keep scoring with the old model while the new one loads.
     entry.loading = loading
