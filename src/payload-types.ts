@@ -81,6 +81,8 @@ export interface Config {
     follows: Follow;
     webhooks: Webhook;
     'webhook-deliveries': WebhookDelivery;
+    'moderation-events': ModerationEvent;
+    'reply-reports': ReplyReport;
     'access-tokens': AccessToken;
     'user-switches': UserSwitch;
     'payload-kv': PayloadKv;
@@ -104,6 +106,8 @@ export interface Config {
     follows: FollowsSelect<false> | FollowsSelect<true>;
     webhooks: WebhooksSelect<false> | WebhooksSelect<true>;
     'webhook-deliveries': WebhookDeliveriesSelect<false> | WebhookDeliveriesSelect<true>;
+    'moderation-events': ModerationEventsSelect<false> | ModerationEventsSelect<true>;
+    'reply-reports': ReplyReportsSelect<false> | ReplyReportsSelect<true>;
     'access-tokens': AccessTokensSelect<false> | AccessTokensSelect<true>;
     'user-switches': UserSwitchesSelect<false> | UserSwitchesSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
@@ -171,6 +175,14 @@ export interface User {
    */
   activedAt?: string | null;
   unreadNotifications?: number | null;
+  /**
+   * A blocked writer keeps their account; their replies go straight to spam.
+   */
+  moderationBlocked?: boolean | null;
+  /**
+   * Spam score of the registration (honeypot, form time, name). High: their replies are held.
+   */
+  registrationScore?: number | null;
   /**
    * A password change revokes every personal access token of the account, unless this is checked with it. The mail about the change says which happened.
    */
@@ -411,6 +423,24 @@ export interface Reply {
   parent?: (number | null) | Reply;
   body: string;
   html?: string | null;
+  /**
+   * Held, spam and trashed replies are seen by moderators (and held ones by their writer) only.
+   */
+  status?: ('published' | 'held' | 'spam' | 'trash') | null;
+  spamScore?: number | null;
+  moderationReasons?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  firstPublishedAt?: string | null;
+  answeredReply?: number | null;
+  moderationFingerprint?: string | null;
+  trainedAs?: ('spam' | 'ham') | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -563,6 +593,44 @@ export interface WebhookDelivery {
   createdAt: string;
 }
 /**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "moderation-events".
+ */
+export interface ModerationEvent {
+  id: number;
+  reply: number | Reply;
+  /**
+   * Empty: the rules decided, when the reply was posted.
+   */
+  actor?: (number | null) | User;
+  from?: ('published' | 'held' | 'spam' | 'trash') | null;
+  to: 'published' | 'held' | 'spam' | 'trash';
+  reasons?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "reply-reports".
+ */
+export interface ReplyReport {
+  id: number;
+  reply: number | Reply;
+  reporter?: (number | null) | User;
+  reason?: string | null;
+  resolvedAt?: string | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
  * Personal access tokens for the API. Create one with the form above the list: the token is shown once. Revoke a token by deleting it.
  *
  * This interface was referenced by `Config`'s JSON-Schema
@@ -686,6 +754,14 @@ export interface PayloadLockedDocument {
         value: number | WebhookDelivery;
       } | null)
     | ({
+        relationTo: 'moderation-events';
+        value: number | ModerationEvent;
+      } | null)
+    | ({
+        relationTo: 'reply-reports';
+        value: number | ReplyReport;
+      } | null)
+    | ({
         relationTo: 'access-tokens';
         value: number | AccessToken;
       } | null)
@@ -747,6 +823,8 @@ export interface UsersSelect<T extends boolean = true> {
   roles?: T;
   activedAt?: T;
   unreadNotifications?: T;
+  moderationBlocked?: T;
+  registrationScore?: T;
   keepAccessTokens?: T;
   updatedAt?: T;
   createdAt?: T;
@@ -879,6 +957,13 @@ export interface RepliesSelect<T extends boolean = true> {
   parent?: T;
   body?: T;
   html?: T;
+  status?: T;
+  spamScore?: T;
+  moderationReasons?: T;
+  firstPublishedAt?: T;
+  answeredReply?: T;
+  moderationFingerprint?: T;
+  trainedAs?: T;
   updatedAt?: T;
   createdAt?: T;
 }
@@ -1013,6 +1098,31 @@ export interface WebhookDeliveriesSelect<T extends boolean = true> {
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "moderation-events_select".
+ */
+export interface ModerationEventsSelect<T extends boolean = true> {
+  reply?: T;
+  actor?: T;
+  from?: T;
+  to?: T;
+  reasons?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "reply-reports_select".
+ */
+export interface ReplyReportsSelect<T extends boolean = true> {
+  reply?: T;
+  reporter?: T;
+  reason?: T;
+  resolvedAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "access-tokens_select".
  */
 export interface AccessTokensSelect<T extends boolean = true> {
@@ -1102,6 +1212,40 @@ export interface SiteSetting {
    */
   defaultLanguage?: string | null;
   articlesPerPage?: number | null;
+  /**
+   * Which replies wait for a moderator before readers see them, and which go to spam.
+   */
+  moderation?: {
+    holdAll?: boolean | null;
+    /**
+     * Hold a writer’s first N replies until one is approved (0: off).
+     */
+    holdFirstReplies?: number | null;
+    /**
+     * Hold a reply with this many links or more (0: off).
+     */
+    holdLinks?: number | null;
+    /**
+     * Hold replies containing any of these words (one per line or comma-separated; whole words, Chinese too).
+     */
+    holdWords?: string | null;
+    /**
+     * Refuse replies containing any of these words.
+     */
+    blockWords?: string | null;
+    /**
+     * Role slugs whose replies are always published (comma-separated). Moderators always are.
+     */
+    trustedRoles?: string | null;
+    /**
+     * A spam score at or above this goes to spam.
+     */
+    spamThreshold?: number | null;
+    /**
+     * A spam score at or above this (and below the spam threshold) is held.
+     */
+    holdThreshold?: number | null;
+  };
   updatedAt?: string | null;
   createdAt?: string | null;
 }
@@ -1123,6 +1267,18 @@ export interface SiteSettingsSelect<T extends boolean = true> {
   defaultEditorFormat?: T;
   defaultLanguage?: T;
   articlesPerPage?: T;
+  moderation?:
+    | T
+    | {
+        holdAll?: T;
+        holdFirstReplies?: T;
+        holdLinks?: T;
+        holdWords?: T;
+        blockWords?: T;
+        trustedRoles?: T;
+        spamThreshold?: T;
+        holdThreshold?: T;
+      };
   updatedAt?: T;
   createdAt?: T;
   globalType?: T;

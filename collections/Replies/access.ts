@@ -83,3 +83,11 @@ export const answerableParent: Validate = async (value, { req, operation, siblin
   if (!parent || relationId(parent.article) !== articleId) return 'You can only answer a reply to the same article.'
   return true
 }
+
+/**
+ * A reply readers see, in SQL: one definition for every raw reader (counts,
+ * the dashboard, active users, moderation). The state column exists with or
+ * without the moderation plugin (published by default), so this holds either way.
+ * `row` is the table's alias ('' for none).
+ */
+export const publicReplySql = (row = ''): string => `${row ? `${row}.` : ''}status = 'published'`

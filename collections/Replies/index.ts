@@ -68,7 +68,8 @@ export const Replies: CollectionConfig = {
       maxLength: REPLY_MAX_LENGTH,
       // A custom validate replaces the built-in one, so the length rule lives here too.
       validate: (value: unknown) => {
-        if (typeof value !== 'string' || value.trim().length === 0) return 'A reply cannot be empty.'
+        // Invisible format characters (zero-width spaces, joiners, bidi marks) alone are empty too.
+        if (typeof value !== 'string' || value.replace(/[\p{Cf}\s]/gu, '').length === 0) return 'A reply cannot be empty.'
         if (value.length > REPLY_MAX_LENGTH) return `A reply can be at most ${REPLY_MAX_LENGTH.toLocaleString('en')} characters.`
         return true
       },

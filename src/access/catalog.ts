@@ -24,6 +24,7 @@ export const PERMISSIONS: PermissionDef[] = [
   { slug: 'replies.create', label: 'Reply to articles', group: 'replies' },
   { slug: 'replies.update.any', label: 'Edit any reply', group: 'replies' },
   { slug: 'replies.delete.any', label: 'Delete any reply', group: 'replies' },
+  { slug: 'replies.moderate', label: 'Moderate replies (approve, spam, trash) and edit the moderation rules', group: 'replies' },
   { slug: 'media.create', label: 'Upload images', group: 'media' },
   { slug: 'media.update.any', label: 'Edit any upload', group: 'media' },
   { slug: 'media.delete.any', label: 'Delete any upload', group: 'media' },

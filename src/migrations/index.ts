@@ -19,6 +19,7 @@ import * as migration_20261124_200000_articles_hidden_idx from './20261124_20000
 import * as migration_20261124_210000_articles_public_order_idx from './20261124_210000_articles_public_order_idx';
 import * as migration_20261125_120000_user_switch_acts from './20261125_120000_user_switch_acts';
 import * as migration_20261125_190000_webhooks from './20261125_190000_webhooks';
+import * as migration_20261126_100000_moderation from './20261126_100000_moderation';
 import * as migration_20261126_130000_article_versions from './20261126_130000_article_versions';
 
 export const migrations = [
@@ -126,6 +127,11 @@ export const migrations = [
     up: migration_20261125_190000_webhooks.up,
     down: migration_20261125_190000_webhooks.down,
     name: '20261125_190000_webhooks'
+  },
+  {
+    up: migration_20261126_100000_moderation.up,
+    down: migration_20261126_100000_moderation.down,
+    name: '20261126_100000_moderation'
   },
   {
     up: migration_20261126_130000_article_versions.up,

@@ -19,6 +19,7 @@ import { notificationsPlugin } from './notifications'
 import { oauthPlugin } from './oauth'
 import { COMPOSITION_KEY, withPluginOptions } from './pluginOptions'
 import { listLimitsPlugin } from './listLimits'
+import { moderationPlugin } from './moderation'
 import { renderCachePlugin } from './renderCache'
 import { searchPlugin } from './search'
 import { articleSeoPlugin } from './seo'
@@ -39,7 +40,7 @@ import { webhooksPlugin } from './webhooks'
  * every collection obeys: renderCache (purges the server's page cache),
  * listLimits and guards (security rules).
  */
-export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens', 'webhooks'] as const
+export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens', 'webhooks', 'moderation'] as const
 export type OptionalPlugin = (typeof OPTIONAL_PLUGINS)[number]
 
 export type CompositionOptions = {
@@ -80,6 +81,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     dashboard: dashboardPlugin({ timeZone: env.timeZone }),
     seo: articleSeoPlugin({ siteName: 'Inkwell' }),
     webhooks: webhooksPlugin({ outbound: env.outbound }),
+    moderation: moderationPlugin({ baseUrl: env.baseUrl }),
     // Last: they decorate the collections the plugins above added.
     renderCache: renderCachePlugin(),
     // After every plugin that hangs after-change hooks on articles: a draft save skips them (src/plugins/drafts).

@@ -10,6 +10,7 @@ import path from 'node:path'
 
 import { inject } from 'vitest'
 
+import { TRUST_TEST_READERS_SQL } from './moderation'
 import { adminQuery } from './postgres'
 import { waitUntil } from './waitUntil'
 
@@ -51,7 +52,10 @@ function reachableHost(host: string | undefined): string {
 /**
  * `env` overrides the defaults (PORT included: `url` follows it).
  * `shareDatabase`: run on another app's database (several web processes on one database) instead of an empty one of its own. */
-export async function startApp(env: Record<string, string> = {}, { shareDatabase }: { shareDatabase?: RunningApp } = {}): Promise<RunningApp> {
+export async function startApp(
+  env: Record<string, string> = {},
+  { shareDatabase, moderationDefaults }: { shareDatabase?: RunningApp; moderationDefaults?: boolean } = {},
+): Promise<RunningApp> {
   const { adminUrl, urlPattern } = inject('database')
   const name = shareDatabase ? new URL(shareDatabase.databaseUrl).pathname.slice(1) : `inkwell_test_${process.pid}_e2e_${Date.now().toString(36)}`
   if (!shareDatabase) await adminQuery(adminUrl, `create database "${name}"`)
@@ -87,6 +91,8 @@ export async function startApp(env: Record<string, string> = {}, { shareDatabase
     child.once('exit', (code) => reject(new Error(`npm start exited with ${code} before it was ready:\n${output}`)))
   })
   await ready
+  // The moderation plugin holds a new account's first reply: e2e flows post as new readers (tests/helpers/moderation.ts).
+  if (!shareDatabase && !moderationDefaults) await adminQuery(databaseUrl, TRUST_TEST_READERS_SQL)
 
   const dropDatabase = async () => void (await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`))
   const stop = async ({ keepDatabase = false } = {}) => {

@@ -10,6 +10,7 @@ import path from 'node:path'
 
 import type { TestProject } from 'vitest/node'
 
+import { TRUST_TEST_READERS_SQL } from './moderation'
 import { adminQuery, configuredServer, startEmbeddedTestServer, type ServerInfo } from './postgres'
 
 declare module 'vitest' {
@@ -26,6 +27,7 @@ function migrationsFingerprint(): string {
   for (const dir of ['src/migrations', 'src/access']) {
     for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(path.join(dir, file)))
   }
+  hash.update(TRUST_TEST_READERS_SQL)
   return hash.digest('hex').slice(0, 12)
 }
 
@@ -80,6 +82,7 @@ async function prepare(): Promise<Shared> {
     const building = `${template}_building_${process.pid}`
     await adminQuery(info.adminUrl, `create database "${building}"`)
     await migrate(info.urlFor(building))
+    await adminQuery(info.urlFor(building), TRUST_TEST_READERS_SQL)
     await adminQuery(info.adminUrl, `alter database "${building}" rename to "${template}"`)
   }
   return { info, template, stop, users: 0 }

@@ -9,6 +9,7 @@ import type { Endpoint, Payload } from 'payload'
 
 import { publicArticleSql } from '../../../collections/Articles/access'
 import { poolOf } from '../../lib/pool'
+import { publicReplySql } from '../../../collections/Replies/access'
 
 export const ACTIVE_USERS_KEY = 'inkwell:active-users'
 /** An hour between runs, and five minutes of grace for a late one. */
@@ -34,7 +35,7 @@ export async function rankActiveUsers(payload: Payload, now = new Date()): Promi
          group by author_id
         union all
         select r.author_id, count(*) * ${REPLY_WEIGHT} from replies r join articles a on a.id = r.article_id
-         where r.created_at > $1::timestamptz - interval '7 days' and r.created_at <= $1::timestamptz
+         where r.created_at > $1::timestamptz - interval '7 days' and r.created_at <= $1::timestamptz and ${publicReplySql('r')}
            and ${publicArticleSql('a', '$1::timestamptz')}
          group by r.author_id)
      select u.id, sum(s.score) as score from scores s join users u on u.id = s.user_id

@@ -28,6 +28,7 @@ import type { Payload } from 'payload'
 import type { PoolClient } from 'pg'
 import { publicArticleSql } from '../../../collections/Articles/access'
 import { poolOf, withLocalSettings } from '../../lib/pool'
+import { publicReplySql } from '../../../collections/Replies/access'
 
 export const PERIODS = { day: 30, month: 12, year: 5 } as const
 export type Period = keyof typeof PERIODS
@@ -135,7 +136,7 @@ const TOTALS_SITE = `
       from dashboard_quarters d, bounds b where d.q < b.fq
   ),
   edge as (select count(*) as n, coalesce(sum(a.reply_count), 0) as reply_sum, count(*) filter (where a.reply_count > 0) as with_replies ${EDGE_ARTICLES}),
-  edge_replies as (select count(*) as n from replies r, bounds b where r.created_at >= b.fq and r.created_at <= b.now_at),
+  edge_replies as (select count(*) as n from replies r, bounds b where r.created_at >= b.fq and r.created_at <= b.now_at and ${publicReplySql('r')}),
   edge_users as (select count(*) as n from users u, bounds b where u.created_at >= b.fq and u.created_at <= b.now_at)
   select r.articles + e.n as total, r.articles_new + e.n as in_period, r.reply_sum + e.reply_sum as replies,
          r.with_replies + e.with_replies as replied, r.replied_at_start,
@@ -150,7 +151,7 @@ const SERIES_SITE = `
   counted as (
     select d.q, d.articles, d.replies, d.users from dashboard_quarters d, bounds b where d.q >= b.start_at and d.q < b.fq
     union all select b.fq, 1, 0, 0 ${EDGE_ARTICLES}
-    union all select b.fq, 0, 1, 0 from replies r, bounds b where r.created_at >= b.fq and r.created_at <= b.now_at
+    union all select b.fq, 0, 1, 0 from replies r, bounds b where r.created_at >= b.fq and r.created_at <= b.now_at and ${publicReplySql('r')}
     union all select b.fq, 0, 0, 1 from users u, bounds b where u.created_at >= b.fq and u.created_at <= b.now_at
   ),
   per as (
@@ -236,7 +237,7 @@ export async function loadTotals(payload: Payload, q: StatsQuery): Promise<Total
               coalesce(sum(a.reply_count), 0) as replies,
               count(*) filter (where a.reply_count > 0) as replied,
               count(*) filter (where a.reply_count > 0 and a.published_at < b.start_at
-                and exists (select 1 from replies r where r.article_id = a.id and r.created_at < b.start_at)) as replied_at_start
+                and exists (select 1 from replies r where r.article_id = a.id and r.created_at < b.start_at and ${publicReplySql('r')})) as replied_at_start
          from articles a, bounds b
         where ${PUBLISHED}
      )
@@ -244,9 +245,9 @@ export async function loadTotals(payload: Payload, q: StatsQuery): Promise<Total
        case when $5::int is null then (select count(*) from users, bounds b where users.created_at <= b.now_at) end as users_total,
        case when $5::int is null then (select count(*) from users, bounds b where users.created_at >= b.start_at and users.created_at <= b.now_at) end as users_new,
        case when $5::int is null
-         then (select count(*) from replies r, bounds b where r.created_at >= b.start_at and r.created_at <= b.now_at)
+         then (select count(*) from replies r, bounds b where r.created_at >= b.start_at and r.created_at <= b.now_at and ${publicReplySql('r')})
          else (select count(*) from articles a join replies r on r.article_id = a.id, bounds b
-                where a.author_id = $5 and r.created_at >= b.start_at and r.created_at <= b.now_at)
+                where a.author_id = $5 and r.created_at >= b.start_at and r.created_at <= b.now_at and ${publicReplySql('r')})
        end as replies_new
      from published p`,
     baseParams(q),
@@ -298,9 +299,9 @@ export async function loadSeries(payload: Payload, q: StatsQuery): Promise<Serie
      select to_char(k.local, 'YYYY-MM-DD') as bucket,
        (select count(*) from articles a, bounds b where ${PUBLISHED} and a.published_at >= k.lo and a.published_at < k.hi) as articles,
        case when $5::int is null
-         then (select count(*) from replies r, bounds b where r.created_at >= k.lo and r.created_at < k.hi and r.created_at <= b.now_at)
+         then (select count(*) from replies r, bounds b where r.created_at >= k.lo and r.created_at < k.hi and r.created_at <= b.now_at and ${publicReplySql('r')})
          else (select count(*) from mine join replies r on r.article_id = mine.id, bounds b
-                where r.created_at >= k.lo and r.created_at < k.hi and r.created_at <= b.now_at)
+                where r.created_at >= k.lo and r.created_at < k.hi and r.created_at <= b.now_at and ${publicReplySql('r')})
        end as replies,
        case when $5::int is null
          then (select count(*) from users u, bounds b where u.created_at >= k.lo and u.created_at < k.hi and u.created_at <= b.now_at)

@@ -16,6 +16,7 @@ import type {
 } from 'payload'
 
 import { relationId } from '../../lib/relationId'
+import { firstPublished } from '../../lib/replyVisibility'
 import type { WebhookEvent } from './events'
 import { recordEvent } from './record'
 
@@ -64,13 +65,15 @@ const articleDeleted: CollectionAfterDeleteHook = async ({ doc, req }) => {
   if (isPublicNow(doc)) await emit(req, 'article.deleted', { id: doc.id, slug: doc.slug })
 }
 
-const replyCreated: CollectionAfterChangeHook = async ({ doc, operation, req }) => {
-  if (operation === 'create') {
+// A reply held by moderation is announced when it is first published (src/lib/replyVisibility.ts).
+const replyCreated: CollectionAfterChangeHook = async ({ doc, previousDoc, operation, req }) => {
+  if (firstPublished(operation, doc, previousDoc)) {
     await emit(req, 'reply.created', { id: doc.id, article: relationId(doc.article) ?? null, parent: relationId(doc.parent) ?? null, author: relationId(doc.author) ?? null, body: doc.body, createdAt: doc.createdAt })
   }
   return doc
 }
 const replyDeleted: CollectionAfterDeleteHook = async ({ doc, req }) => {
+  if (doc.firstPublishedAt === null) return // never public: never announced
   await emit(req, 'reply.deleted', { id: doc.id, article: relationId(doc.article) ?? null })
 }
 

@@ -6,6 +6,7 @@
  * included), and the answer's Set-Cookie headers go back to the visitor.
  */
 import { sitePayload } from '../../../../src/lib/sitePayload'
+import { formStamp } from '../../../../src/plugins/moderation/registration'
 
 export type AccountReply = {
   ok: boolean
@@ -69,3 +70,6 @@ export function redirectWithCookies(location: string, setCookies: string[]): Res
   for (const cookie of setCookies) headers.append('set-cookie', cookie)
   return new Response(null, { status: 303, headers })
 }
+
+/** The register form's signed render-time stamp (a spam signal: src/plugins/moderation/registration.ts). */
+export const registrationFormStamp = (): string => formStamp(sitePayload().payload.secret)

@@ -25,14 +25,14 @@ export async function listReplies(
 /** What a shown reply needs: its writer with their avatar, and its article's title and link. */
 const REPLY_VIEW = {
   depth: 2,
-  select: { html: true, body: true, parent: true, createdAt: true, updatedAt: true, author: true, article: true },
+  select: { html: true, body: true, parent: true, createdAt: true, updatedAt: true, author: true, article: true, status: true },
   populate: { ...PERSON, articles: { title: true, slug: true } },
 } as const
 
 /** A reply on its own article's page: the article is the page itself, so it is not read again. */
 const THREAD_VIEW = {
   depth: 2,
-  select: { html: true, body: true, parent: true, createdAt: true, updatedAt: true, author: true },
+  select: { html: true, body: true, parent: true, createdAt: true, updatedAt: true, author: true, status: true },
   populate: PERSON,
 } as const
 
@@ -43,8 +43,8 @@ export type Thread = { replies: Page<Reply>; answers: Map<number, Reply[]>; tota
  * each with all its answers (threads are one level deep), and the count of
  * every reply.
  */
-export async function listThreads(article: number, { page = 1, limit = 20 }: { page?: number; limit?: number } = {}): Promise<Thread> {
-  const [replies, total] = await Promise.all([
+export async function listThreads(article: number, { page = 1, limit = 20, me }: { page?: number; limit?: number; me?: User | null } = {}): Promise<Thread> {
+  const [replies, total, mine] = await Promise.all([
     payload().find({
       collection: 'replies',
       where: { and: [{ article: { equals: article } }, { parent: { exists: false } }] },
@@ -55,7 +55,12 @@ export async function listThreads(article: number, { page = 1, limit = 20 }: { p
       ...asPublic,
     }) as unknown as Promise<Page<Reply>>,
     payload().count({ collection: 'replies', where: { article: { equals: article } }, ...asPublic }),
+    ownWaitingReplies(article, me),
   ])
+  // The visitor's own replies awaiting moderation (everyone else's page is the public one):
+  // new threads at the end of the last page, answers under their thread.
+  const lastPage = page >= Math.max(1, replies.totalPages ?? 1)
+  if (lastPage) replies.docs = [...replies.docs, ...mine.filter((r) => !idOf(r.parent))]
   const answers = new Map<number, Reply[]>()
   if (replies.docs.length > 0) {
     const found = await payload().find({
@@ -66,12 +71,28 @@ export async function listThreads(article: number, { page = 1, limit = 20 }: { p
       ...THREAD_VIEW,
       ...asPublic,
     })
-    for (const answer of found.docs as Reply[]) {
+    const onPage = new Set(replies.docs.map((r) => r.id))
+    const answersOf = [...(found.docs as Reply[]), ...mine.filter((r) => onPage.has(idOf(r.parent) ?? 0))]
+    for (const answer of answersOf) {
       const parentId = idOf(answer.parent)!
       answers.set(parentId, [...(answers.get(parentId) ?? []), answer])
     }
   }
   return { replies, answers, total: total.totalDocs }
+}
+
+/** The visitor's replies to this article that wait for a moderator (none without the moderation plugin). */
+async function ownWaitingReplies(article: number, me: User | null | undefined): Promise<Reply[]> {
+  if (!me || !composed('moderation')) return []
+  const { docs } = await payload().find({
+    collection: 'replies',
+    where: { and: [{ article: { equals: article } }, { author: { equals: me.id } }, { status: { in: ['held', 'spam'] } }] },
+    sort: 'createdAt',
+    limit: 50,
+    ...THREAD_VIEW,
+    ...asVisitor(me),
+  })
+  return docs as unknown as Reply[]
 }
 
 /** The page of an article's threads that shows this reply (its top-level reply's page). */

@@ -79,7 +79,8 @@ export const registerEndpoint = (options: AccountsOptions) =>
         collection: 'users',
         data: { email, name, password: body.password! },
         overrideAccess: false,
-        context: { [REGISTRATION_FORM]: true },
+        // The form's spam signals (a honeypot, when it was rendered), for whoever scores registrations (the moderation plugin).
+        context: { [REGISTRATION_FORM]: { honeypot: body.website ?? '', formStamp: body.formStamp ?? '' } },
         req,
       })
     } catch (error) {

@@ -1,0 +1,44 @@
+import type { CollectionConfig, PayloadRequest } from 'payload'
+
+import { ownsOr, signedIn } from '../../src/access'
+import { stampOwner } from '../../hooks/stampOwner'
+import { serverWritten } from '../../src/fields/serverOwned'
+
+/**
+ * A signed-in reader's report of a reply they can read: once per reply and
+ * reader (a unique index, so a second report answers 400 on the reply field).
+ * Moderators see reported replies in the moderation queue.
+ */
+export const ReplyReports: CollectionConfig = {
+  slug: 'reply-reports',
+  labels: { singular: 'Reply report', plural: 'Reply reports' },
+  admin: { useAsTitle: 'reason', defaultColumns: ['reply', 'reporter', 'reason', 'createdAt'], group: 'Content' },
+  access: { read: ownsOr('replies.moderate', 'reporter'), create: signedIn, update: () => false, delete: ownsOr('replies.moderate', 'reporter') },
+  defaultSort: '-createdAt',
+  hooks: { beforeChange: [stampOwner('reporter', 'replies.moderate')] },
+  fields: [
+    {
+      name: 'reply',
+      type: 'relationship',
+      relationTo: 'replies',
+      required: true,
+      index: true,
+      access: { update: () => false },
+      // Only a reply the reporter can read (a held one of someone else's is not).
+      validate: async (value: unknown, { req, operation }: { req: PayloadRequest; operation?: string }) => {
+        if (operation !== 'create') return true
+        const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : undefined
+        if (id === undefined) return 'Choose the reply to report.'
+        const found = await req.payload.findByID({ collection: 'replies', id, depth: 0, select: { article: true }, overrideAccess: false, user: req.user, disableErrors: true, req })
+        if (!found) return 'You can only report a reply you can read.'
+        if (!req.user) return true
+        const { totalDocs } = await req.payload.count({ collection: 'reply-reports', where: { and: [{ reply: { equals: id } }, { reporter: { equals: req.user.id } }] }, overrideAccess: true, req })
+        return totalDocs === 0 || 'You have already reported this reply.'
+      },
+    },
+    { name: 'reporter', type: 'relationship', relationTo: 'users', index: true, access: { update: () => false } },
+    { name: 'reason', type: 'text', maxLength: 500 },
+    { name: 'resolvedAt', type: 'date', access: serverWritten, admin: { readOnly: true } },
+  ],
+  indexes: [{ fields: ['reply', 'reporter'], unique: true }],
+}

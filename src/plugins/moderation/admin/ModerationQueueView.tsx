@@ -1,0 +1,134 @@
+/**
+ * The moderation queue, an admin view at /admin/moderation inside Payload's
+ * template: held, spam or reported replies with their score and reasons, the
+ * article, the writer's history; approve, spam, trash or hold one or many at
+ * once (the checkboxes and the buttons are one form, posted to
+ * POST /api/moderation/replies), and optionally block the writers of what is
+ * marked spam. Payload lets anyone reach a custom view, so the rule is applied
+ * here: signed out → the login; without `replies.moderate` → a "403" page.
+ */
+import type { AdminViewServerProps } from 'payload'
+
+import { DefaultTemplate } from '@payloadcms/next/templates'
+import { redirect } from 'next/navigation'
+import React from 'react'
+
+import { hasPermission } from '../../../access'
+import { signInURL } from '../../jobs/admin/queueConsoleData'
+import { MODERATE } from '../hooks'
+import { loadQueue, MODERATION_ACTION_PATH, MODERATION_QUEUE_PATH, QUEUE_FILTERS, type QueueFilter } from '../queue'
+
+const cell: React.CSSProperties = { border: '1px solid var(--theme-elevation-150)', padding: '0.35rem 0.6rem', textAlign: 'left', verticalAlign: 'top' }
+const table: React.CSSProperties = { borderCollapse: 'collapse', width: '100%', margin: '1rem 0 2rem' }
+const body: React.CSSProperties = { margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxWidth: '40rem', maxHeight: '12rem', overflow: 'auto', fontSize: 13 }
+
+export async function ModerationQueueView(props: AdminViewServerProps) {
+  const { req, visibleEntities, permissions } = props.initPageResult
+  const admin = req.payload.config.routes.admin
+  const wanted = typeof props.searchParams?.filter === 'string' ? props.searchParams.filter : 'held'
+  const filter: QueueFilter = QUEUE_FILTERS.includes(wanted as QueueFilter) ? (wanted as QueueFilter) : 'held'
+  if (!req.user) redirect(signInURL(req.payload, `${admin}${MODERATION_QUEUE_PATH}`))
+  const allowed = await hasPermission(req, MODERATE)
+  const data = allowed ? await loadQueue(req.payload, filter) : null
+  const action = `${req.payload.config.routes.api}${MODERATION_ACTION_PATH}`
+  return (
+    <DefaultTemplate
+      i18n={req.i18n}
+      locale={props.initPageResult.locale}
+      params={props.params}
+      payload={req.payload}
+      permissions={permissions}
+      req={req}
+      searchParams={props.searchParams}
+      user={props.user}
+      visibleEntities={visibleEntities}
+    >
+      <div className="gutter--left gutter--right" style={{ paddingBottom: '3rem' }} data-testid="moderation-queue">
+        <h1>Moderation</h1>
+        {!data ? (
+          <p data-testid="moderation-refused">
+            403 — not allowed: the moderation queue needs the <code>replies.moderate</code> permission.
+          </p>
+        ) : (
+          <>
+            <p>
+              {QUEUE_FILTERS.map((f) => (
+                <a key={f} href={`${admin}${MODERATION_QUEUE_PATH}?filter=${f}`} style={{ marginRight: '1.25rem', fontWeight: f === filter ? 700 : 400 }} data-testid={`moderation-filter-${f}`}>
+                  {f === 'held' ? 'Held' : f === 'spam' ? 'Spam' : 'Reported'} ({data.counts[f]})
+                </a>
+              ))}
+              <a href={`${admin}/globals/site-settings`}>Rules (site settings → Moderation)</a>
+            </p>
+            {data.items.length === 0 ? (
+              <p data-testid="moderation-empty">Nothing here.</p>
+            ) : (
+              <form method="post" action={action}>
+                <input type="hidden" name="filter" value={filter} />
+                <p style={{ display: 'flex', gap: '0.5rem', alignItems: 'center', flexWrap: 'wrap' }}>
+                  <button type="submit" name="action" value="approve" data-testid="moderation-approve">Approve</button>
+                  <button type="submit" name="action" value="spam" data-testid="moderation-spam">Spam</button>
+                  <button type="submit" name="action" value="trash" data-testid="moderation-trash">Trash</button>
+                  {filter !== 'held' ? <button type="submit" name="action" value="hold">Hold</button> : null}
+                  <label style={{ marginLeft: '1rem' }}>
+                    <input type="checkbox" name="block" value="on" /> and block the writers of what is marked spam
+                  </label>
+                </p>
+                <table style={table}>
+                  <thead>
+                    <tr>
+                      {['', 'Reply', 'Score and reasons', 'Article', 'Writer', 'Posted'].map((h) => (
+                        <th key={h} style={cell}>{h}</th>
+                      ))}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {data.items.map((item) => (
+                      <tr key={item.id} data-testid="moderation-item" data-reply-id={item.id}>
+                        <td style={cell}>
+                          <input type="checkbox" name="ids" value={String(item.id)} aria-label={`Select reply ${item.id}`} data-testid={`moderation-select-${item.id}`} />
+                        </td>
+                        <td style={cell}>
+                          <pre style={body}>{item.body}</pre>
+                          <small>
+                            <a href={`${admin}/collections/replies/${item.id}`}>#{item.id}</a> · {item.status}
+                            {item.reports > 0 ? ` · reported ${item.reports}×` : ''}
+                          </small>
+                        </td>
+                        <td style={cell}>
+                          {item.score === null ? '—' : <strong>{item.score.toFixed(2)}</strong>}
+                          <ul style={{ margin: '0.25rem 0 0', paddingLeft: '1rem' }}>
+                            {item.reasons.map((r) => (
+                              <li key={r}>{r}</li>
+                            ))}
+                          </ul>
+                        </td>
+                        <td style={cell}>{item.article ? <a href={`/articles/${item.article.id}`}>{item.article.title}</a> : '—'}</td>
+                        <td style={cell}>
+                          {item.writer ? (
+                            <>
+                              <a href={`${admin}/collections/users/${item.writer.id}`}>{item.writer.name}</a>
+                              {item.writer.blocked ? <strong> (blocked)</strong> : null}
+                              <br />
+                              <small>
+                                {Object.entries(item.writer.history)
+                                  .map(([state, n]) => `${n} ${state}`)
+                                  .join(', ')}
+                              </small>
+                            </>
+                          ) : (
+                            '—'
+                          )}
+                        </td>
+                        <td style={cell}>{new Date(item.createdAt).toISOString().replace('T', ' ').slice(0, 16)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </form>
+            )}
+          </>
+        )}
+      </div>
+    </DefaultTemplate>
+  )
+}

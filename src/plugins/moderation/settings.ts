@@ -1,0 +1,63 @@
+/**
+ * The owner's rules as a group on the site-settings global (admin → Site
+ * settings → Moderation), and how the hooks read them: missing values (a
+ * site whose settings were saved before this plugin) take the defaults.
+ */
+import type { Field, PayloadRequest } from 'payload'
+
+import { fieldCan } from '../../access'
+import { DEFAULT_RULES, wordList, type Rules } from './rules'
+
+export const moderationSettingsField: Field = {
+  name: 'moderation',
+  type: 'group',
+  label: 'Moderation',
+  // Moderators set the rules they apply (settings.manage alone does not reach them).
+  access: { update: fieldCan('replies.moderate') },
+  admin: { description: 'Which replies wait for a moderator before readers see them, and which go to spam.' },
+  fields: [
+    { name: 'holdAll', type: 'checkbox', defaultValue: DEFAULT_RULES.holdAll, label: 'Hold every reply' },
+    {
+      name: 'holdFirstReplies',
+      type: 'number',
+      min: 0,
+      max: 100,
+      defaultValue: DEFAULT_RULES.holdFirstReplies,
+      admin: { description: 'Hold a writer’s first N replies until one is approved (0: off).' },
+    },
+    { name: 'holdLinks', type: 'number', min: 0, max: 100, defaultValue: DEFAULT_RULES.holdLinks, admin: { description: 'Hold a reply with this many links or more (0: off).' } },
+    { name: 'holdWords', type: 'textarea', maxLength: 10_000, admin: { description: 'Hold replies containing any of these words (one per line or comma-separated; whole words, Chinese too).' } },
+    { name: 'blockWords', type: 'textarea', maxLength: 10_000, admin: { description: 'Refuse replies containing any of these words.' } },
+    {
+      name: 'trustedRoles',
+      type: 'text',
+      maxLength: 1000,
+      defaultValue: DEFAULT_RULES.trustedRoles.join(', '),
+      admin: { description: 'Role slugs whose replies are always published (comma-separated). Moderators always are.' },
+    },
+    { name: 'spamThreshold', type: 'number', min: 0, max: 1, defaultValue: DEFAULT_RULES.spamThreshold, admin: { description: 'A spam score at or above this goes to spam.' } },
+    { name: 'holdThreshold', type: 'number', min: 0, max: 1, defaultValue: DEFAULT_RULES.holdThreshold, admin: { description: 'A spam score at or above this (and below the spam threshold) is held.' } },
+  ],
+}
+
+type Stored = Partial<{ holdAll: boolean | null; holdFirstReplies: number | null; holdLinks: number | null; holdWords: string | null; blockWords: string | null; trustedRoles: string | null; spamThreshold: number | null; holdThreshold: number | null }>
+
+export function rulesFrom(stored: Stored | null | undefined): Rules {
+  const s = stored ?? {}
+  const num = (v: number | null | undefined, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d)
+  return {
+    holdAll: typeof s.holdAll === 'boolean' ? s.holdAll : DEFAULT_RULES.holdAll,
+    holdFirstReplies: num(s.holdFirstReplies, DEFAULT_RULES.holdFirstReplies),
+    holdLinks: num(s.holdLinks, DEFAULT_RULES.holdLinks),
+    holdWords: wordList(s.holdWords),
+    blockWords: wordList(s.blockWords),
+    trustedRoles: typeof s.trustedRoles === 'string' ? wordList(s.trustedRoles) : DEFAULT_RULES.trustedRoles,
+    spamThreshold: num(s.spamThreshold, DEFAULT_RULES.spamThreshold),
+    holdThreshold: num(s.holdThreshold, DEFAULT_RULES.holdThreshold),
+  }
+}
+
+export async function rulesOf(req: PayloadRequest): Promise<Rules> {
+  const settings = (await req.payload.findGlobal({ slug: 'site-settings', depth: 0, overrideAccess: true, req })) as { moderation?: Stored }
+  return rulesFrom(settings?.moderation)
+}
