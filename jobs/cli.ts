@@ -13,7 +13,7 @@
 import type { Payload, SanitizedConfig } from 'payload'
 
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
-import { registeredCommands, type BlogCommand } from './commands'
+import { CommandFailure, registeredCommands, type BlogCommand } from './commands'
 import { terminalIO } from './io'
 import { jobDefinition } from './queue'
 import { runDueSchedules } from './scheduleRun'
@@ -72,14 +72,14 @@ function option(args: string[], name: string): string | undefined {
 
 function help(config: SanitizedConfig): string {
   const { commands, schedules, jobs } = registeredCommands({ config } as Payload)
-  const width = Math.max(...[...commands, ...schedules].map((c) => c.name.length), ...BUILTINS.map((b) => b.usage.length)) + 2
+  const width = Math.max(...[...commands, ...schedules].map((c) => c.name.length + (c.usage ? c.usage.length + 1 : 0)), ...BUILTINS.map((b) => b.usage.length)) + 2
   const line = (left: string, right: string) => `  ${left.padEnd(width)}${right}`
   const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)
   return [
     'Usage: npm run blog -- <command> [arguments]',
     '',
     'Commands:',
-    ...[...commands].sort(byName).map((c) => line(c.name, c.description)),
+    ...[...commands].sort(byName).map((c) => line(c.usage ? `${c.name} ${c.usage}` : c.name, c.description)),
     '',
     'Schedules (also run by pg-boss cron, or by schedule:run):',
     ...[...schedules].sort(byName).map((s) => line(s.name, `${s.description}  [${s.cron}]`)),
@@ -108,7 +108,7 @@ async function main(argv: string[]): Promise<number> {
 
   let run: (payload: Payload) => Promise<string>
   try {
-    run = command ? (payload) => command.run(payload, terminalIO(name)) : builtin!.prepare(args)
+    run = command ? (payload) => command.run(payload, terminalIO(name), args) : builtin!.prepare(args)
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
     console.error(error.message)
@@ -122,7 +122,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`✔ ${summary} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
     return 0
   } catch (error) {
-    console.error(`✖ ${name} failed: ${(error as Error).stack ?? error}`)
+    console.error(error instanceof CommandFailure ? `✖ ${name}: ${error.message}` : `✖ ${name} failed: ${(error as Error).stack ?? error}`)
     return 1
   } finally {
     await closePayload(payload)

@@ -81,6 +81,8 @@ export interface Config {
     follows: Follow;
     webhooks: Webhook;
     'webhook-deliveries': WebhookDelivery;
+    'import-reports': ImportReport;
+    redirects: Redirect;
     'access-tokens': AccessToken;
     'user-switches': UserSwitch;
     'payload-kv': PayloadKv;
@@ -104,6 +106,8 @@ export interface Config {
     follows: FollowsSelect<false> | FollowsSelect<true>;
     webhooks: WebhooksSelect<false> | WebhooksSelect<true>;
     'webhook-deliveries': WebhookDeliveriesSelect<false> | WebhookDeliveriesSelect<true>;
+    'import-reports': ImportReportsSelect<false> | ImportReportsSelect<true>;
+    redirects: RedirectsSelect<false> | RedirectsSelect<true>;
     'access-tokens': AccessTokensSelect<false> | AccessTokensSelect<true>;
     'user-switches': UserSwitchesSelect<false> | UserSwitchesSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
@@ -403,6 +407,10 @@ export interface Reply {
   parent?: (number | null) | Reply;
   body: string;
   html?: string | null;
+  /**
+   * Imported comment: the name its writer signed with.
+   */
+  guestName?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -555,6 +563,51 @@ export interface WebhookDelivery {
   createdAt: string;
 }
 /**
+ * Imports run with `npm run blog -- import:wordpress <file.xml>` or `import:ghost <file.json>`, and what each brought in.
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "import-reports".
+ */
+export interface ImportReport {
+  id: number;
+  file: string;
+  source: 'wordpress' | 'ghost' | 'inkwell';
+  status: 'running' | 'done' | 'failed';
+  dryRun?: boolean | null;
+  summary?: string | null;
+  report?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * Old addresses answering 301 with a new one (imports add those of the old site).
+ *
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "redirects".
+ */
+export interface Redirect {
+  id: number;
+  from: string;
+  to?: {
+    type?: ('reference' | 'custom') | null;
+    reference?: {
+      relationTo: 'articles';
+      value: number | Article;
+    } | null;
+    url?: string | null;
+  };
+  updatedAt: string;
+  createdAt: string;
+}
+/**
  * Personal access tokens for the API. Create one with the form above the list: the token is shown once. Revoke a token by deleting it.
  *
  * This interface was referenced by `Config`'s JSON-Schema
@@ -676,6 +729,14 @@ export interface PayloadLockedDocument {
     | ({
         relationTo: 'webhook-deliveries';
         value: number | WebhookDelivery;
+      } | null)
+    | ({
+        relationTo: 'import-reports';
+        value: number | ImportReport;
+      } | null)
+    | ({
+        relationTo: 'redirects';
+        value: number | Redirect;
       } | null)
     | ({
         relationTo: 'access-tokens';
@@ -869,6 +930,7 @@ export interface RepliesSelect<T extends boolean = true> {
   parent?: T;
   body?: T;
   html?: T;
+  guestName?: T;
   updatedAt?: T;
   createdAt?: T;
 }
@@ -998,6 +1060,36 @@ export interface WebhookDeliveriesSelect<T extends boolean = true> {
   lastError?: T;
   deliveredAt?: T;
   attempts?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "import-reports_select".
+ */
+export interface ImportReportsSelect<T extends boolean = true> {
+  file?: T;
+  source?: T;
+  status?: T;
+  dryRun?: T;
+  summary?: T;
+  report?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "redirects_select".
+ */
+export interface RedirectsSelect<T extends boolean = true> {
+  from?: T;
+  to?:
+    | T
+    | {
+        type?: T;
+        reference?: T;
+        url?: T;
+      };
   updatedAt?: T;
   createdAt?: T;
 }

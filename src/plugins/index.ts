@@ -22,6 +22,7 @@ import { renderCachePlugin } from './renderCache'
 import { searchPlugin } from './search'
 import { articleSeoPlugin } from './seo'
 import { guardsPlugin } from './guards'
+import { importPlugin } from './import'
 import { sitePlugin } from './site'
 import { slugsPlugin } from './slugs'
 import { userSwitchPlugin } from './userSwitch'
@@ -37,7 +38,7 @@ import { webhooksPlugin } from './webhooks'
  * every collection obeys: renderCache (purges the server's page cache),
  * listLimits and guards (security rules).
  */
-export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens', 'webhooks'] as const
+export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens', 'webhooks', 'import'] as const
 export type OptionalPlugin = (typeof OPTIONAL_PLUGINS)[number]
 
 export type CompositionOptions = {
@@ -78,6 +79,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     dashboard: dashboardPlugin({ timeZone: env.timeZone }),
     seo: articleSeoPlugin({ siteName: 'Inkwell' }),
     webhooks: webhooksPlugin({ outbound: env.outbound }),
+    import: importPlugin({ outbound: env.outbound }),
     // Last: they decorate the collections the plugins above added.
     renderCache: renderCachePlugin(),
     listLimits: listLimitsPlugin(),

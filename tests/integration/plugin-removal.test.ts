@@ -42,6 +42,7 @@ const TRACES: Record<OptionalPlugin, (parts: ReturnType<typeof partsOf>) => bool
   seo: (p) => p.articleField('meta'),
   accessTokens: (p) => p.collection('access-tokens'),
   webhooks: (p) => p.collection('webhooks') || p.work('deliver-webhook'),
+  import: (p) => p.collection('import-reports') || p.collection('redirects') || p.work('import:wordpress'),
 }
 
 /** Every read the site's pages make for a signed-in reader, on this composition: none throws, and the plugin's parts are gone. */
