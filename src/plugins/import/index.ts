@@ -2,6 +2,7 @@
  * Moving in (issue 30), as one feature:
  * - `npm run blog -- import:wordpress <file.xml> [--dry-run] [--media-dir <uploads>] [--pages-category <name>] [--owner <login>]`
  *   reads a WordPress export (WXR 1.1/1.2) as a stream (wordpress.ts, wxr.ts);
+ * - `npm run blog -- import:ghost <file.json> [--dry-run] [--url <old site>] …` a Ghost 4/5 export (ghost.ts);
  * - content becomes Markdown through content.ts and the one sanitizer; images
  *   come over through the guarded outbound fetch or from disk (media.ts);
  * - every old id is kept (`import_sources`, store.ts), so a re-import changes nothing;
@@ -23,6 +24,7 @@ import { addToConfig } from '../addToConfig'
 import { decorateCollection } from '../decorateCollection'
 import { MediaImporter } from './media'
 import type { ImportReport } from './report'
+import { importGhost } from './ghost'
 import { importWordPress } from './wordpress'
 
 export type ImportOptions = { outbound: OutboundPolicy }
@@ -91,6 +93,26 @@ export const importPlugin =
             dryRun: parsed.flags.has('--dry-run'),
             pagesCategory: parsed.values.get('--pages-category') ?? 'Pages',
             owner: parsed.values.get('--owner'),
+            media,
+            io,
+          })
+          await keepReport(payload, report, 'done', io)
+          return report.summary()
+        },
+      },
+      {
+        name: 'import:ghost',
+        usage: '<file.json> [--dry-run] [--url <old site address>] [--media-dir <content/images>] [--pages-category <name>] [--owner <slug>]',
+        description: 'Import a Ghost 4/5 export (JSON): posts, pages, tags, authors, images, old links',
+        run: async (payload, io, args) => {
+          const parsed = parseArgs('import:ghost', args ?? [], ['--url', '--media-dir', '--pages-category', '--owner'], ['--dry-run', '--no-media'])
+          const media = parsed.flags.has('--no-media') ? undefined : new MediaImporter({ outbound: options.outbound, mediaDir: parsed.values.get('--media-dir') })
+          const report = await importGhost(payload, {
+            file: parsed.file,
+            dryRun: parsed.flags.has('--dry-run'),
+            pagesCategory: parsed.values.get('--pages-category') ?? 'Pages',
+            owner: parsed.values.get('--owner'),
+            siteUrl: parsed.values.get('--url'),
             media,
             io,
           })

@@ -16,6 +16,7 @@ import { errorText, type ImportContext } from './store'
 export type MediaOptions = { outbound: OutboundPolicy; mediaDir?: string; timeoutMs?: number; maxBytes?: number }
 
 const IMAGE_URL = /!\[[^\]\n]{0,500}\]\((https?:\/\/[^)\s]{1,2000})\)|<img\b[^>]{0,2000}?\bsrc="(https?:\/\/[^"\s]{1,2000})"/g
+const UPLOAD_FOLDERS = ['/wp-content/uploads/', '/content/images/']
 const IMAGE_EXTENSION = /\.(jpe?g|png|gif|webp)$/i
 
 export class MediaImporter {
@@ -85,10 +86,11 @@ export class MediaImporter {
     const parsed = new URL(url)
     const name = decodeURIComponent(path.posix.basename(parsed.pathname)) || 'image'
     if (!IMAGE_EXTENSION.test(name)) throw new Error('not a JPEG, PNG, GIF or WebP file name')
-    const uploads = parsed.pathname.indexOf('/wp-content/uploads/')
-    if (this.options.mediaDir && uploads >= 0) {
+    // WordPress keeps uploads under wp-content/uploads, Ghost under content/images: --media-dir is that folder.
+    const marker = UPLOAD_FOLDERS.find((m) => parsed.pathname.includes(m))
+    if (this.options.mediaDir && marker) {
       const root = await realpath(this.options.mediaDir)
-      const file = path.resolve(root, decodeURIComponent(parsed.pathname.slice(uploads + '/wp-content/uploads/'.length)))
+      const file = path.resolve(root, decodeURIComponent(parsed.pathname.slice(parsed.pathname.indexOf(marker) + marker.length)))
       // Never outside the folder given (../ in a URL of the export).
       if (!file.startsWith(root + path.sep)) throw new Error('outside --media-dir')
       return { data: await readFile(file), name }

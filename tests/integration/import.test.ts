@@ -1,5 +1,5 @@
 /**
- * `import:wordpress` (issue 30) on WXR files the test writes: Gutenberg blocks,
+ * `import:wordpress` and `import:ghost` (issue 30) on WXR files the test writes: Gutenberg blocks,
  * classic HTML and shortcodes, threaded and moderated comments, a future post,
  * a page, a sticky post, SEO meta, attachments served by a local HTTP server
  * (one of them missing); then a re-import (nothing changes), a later export
@@ -111,7 +111,7 @@ function writeExport(name: string, extra: WxrItem[] = []): string {
 beforeAll(async () => {
   const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#c33' } }).png().toBuffer()
   images = http.createServer((req, res) => {
-    if (req.url === '/wp-content/uploads/2020/01/photo.png') {
+    if (req.url === '/wp-content/uploads/2020/01/photo.png' || req.url === '/content/images/2021/05/cover.png') {
       res.writeHead(200, { 'content-type': 'image/png' })
       return void res.end(png)
     }
@@ -305,5 +305,94 @@ describe('bad files get a clear error, never a crash or a hang', () => {
   it('bad arguments are named', async () => {
     await expect(run([])).rejects.toThrow(/needs one file/)
     await expect(run(['a.xml', '--frobnicate'])).rejects.toThrow(/unknown option --frobnicate/)
+  })
+})
+
+describe('import:ghost', () => {
+  const ghostExport = () => ({
+    db: [
+      {
+        meta: { exported_on: 1700000000000, version: '5.75.0' },
+        data: {
+          posts: [
+            {
+              id: 'g1',
+              title: 'Ghost post',
+              slug: 'ghost-post',
+              type: 'post',
+              status: 'published',
+              featured: 1,
+              html: '<p>From <em>Ghost</em>.</p><figure class="kg-card kg-image-card"><img src="__GHOST_URL__/content/images/2021/05/cover.png" class="kg-image" alt="Cover"></figure><pre><code class="language-python">print("hi")</code></pre><figure class="kg-card kg-embed-card"><iframe src="https://www.youtube.com/embed/x"></iframe></figure>',
+              custom_excerpt: 'Ghostly.',
+              feature_image: '__GHOST_URL__/content/images/2021/05/cover.png',
+              published_at: '2021-05-06T07:08:09.000Z',
+              created_at: '2021-05-01T00:00:00.000Z',
+              updated_at: '2021-05-07T00:00:00.000Z',
+            },
+            { id: 'g2', title: 'Ghost scheduled', slug: 'ghost-scheduled', type: 'post', status: 'scheduled', html: '<p>Later.</p>', published_at: '2099-01-01T00:00:00.000Z' },
+            { id: 'g3', title: 'Ghost page', slug: 'ghost-page', type: 'page', status: 'published', html: '<p>A page.</p>', published_at: '2021-01-01T00:00:00.000Z' },
+            { id: 'g4', title: 'Newsletter only', slug: 'sent', type: 'post', status: 'sent', html: '<p>x</p>' },
+          ],
+          tags: [
+            { id: 't1', name: 'Ghosts', slug: 'ghosts' },
+            { id: 't2', name: '#hidden', slug: 'hash-hidden', visibility: 'internal' },
+          ],
+          users: [{ id: 'u1', name: 'Gina Ghost', slug: 'gina', email: 'gina@old.example' }],
+          posts_tags: [
+            { post_id: 'g1', tag_id: 't1', sort_order: 0 },
+            { post_id: 'g1', tag_id: 't2', sort_order: 1 },
+          ],
+          posts_authors: [{ post_id: 'g1', author_id: 'u1', sort_order: 0 }],
+          posts_meta: [{ post_id: 'g1', meta_title: 'Ghost SEO', meta_description: 'Ghost description' }],
+        },
+      },
+    ],
+  })
+
+  const ghost = async (args: string[]) => {
+    const out: string[] = []
+    const summary = await command('import:ghost').run(t.payload, { log: (l) => out.push(l), progress: () => {} }, args)
+    return { summary, out }
+  }
+
+  it('imports posts, pages, tags, authors, images and meta; again, nothing changes', async () => {
+    const file = path.join(dir, 'ghost.json')
+    writeFileSync(file, JSON.stringify(ghostExport()))
+    const { out } = await ghost([file, '--url', site])
+    console.log(out.join('\n'))
+    const all = await articles()
+    const post = all.find((a) => a.title === 'Ghost post')!
+    expect(post.author.email).toBe('gina@old.example')
+    expect(post.category.name).toBe('Ghosts')
+    expect(post.tags.map((x: { name: string }) => x.name)).toEqual(['Ghosts'])
+    expect(post.publishedAt).toBe('2021-05-06T07:08:09.000Z')
+    expect(post.excerpt).toBe('Ghostly.')
+    expect(post.meta.title).toBe('Ghost SEO')
+    expect(post.meta.image).toBeTruthy()
+    expect(post.markdown).toMatch(/!\[Cover\]\(\/api\/media\/file\/cover[^)]*\.png\)/)
+    expect(post.html).toMatch(/<pre[^>]*class="shiki/)
+    const scheduled = all.find((a) => a.title === 'Ghost scheduled')!
+    expect([scheduled.status, scheduled.publishedAt]).toEqual(['published', '2099-01-01T00:00:00.000Z'])
+    expect(all.find((a) => a.title === 'Ghost page')!.category.name).toBe('Pages')
+    expect(all.some((a) => a.title === 'Newsletter only')).toBe(false)
+    const text = out.join('\n')
+    expect(text).toMatch(/skipped tags hash-hidden: an internal tag/)
+    expect(text).toMatch(/skipped articles g4: unknown status "sent"/)
+    expect(text).toMatch(/featured posts \(ghost-post\)/)
+    expect(await findRedirect('/ghost-post/')).toBe(`/articles/${post.id}/ghost-post`)
+    expect(await findRedirect('/tag/ghosts/')).toBe('/tags/ghosts')
+
+    const again = await ghost([file, '--url', site])
+    expect(again.summary).toMatch(/^imported 0 items/)
+  })
+
+  it('refuses what is not a Ghost export', async () => {
+    const file = path.join(dir, 'not-ghost.json')
+    writeFileSync(file, '{"posts": []}')
+    await expect(ghost([file])).rejects.toThrow(/not a Ghost export/)
+    writeFileSync(file, '{"db": [')
+    await expect(ghost([file])).rejects.toThrow(/not a readable Ghost export/)
+    writeFileSync(file, JSON.stringify({ db: [{ meta: { version: '2.0.0' }, data: { posts: [] } }] }))
+    await expect(ghost([file])).rejects.toThrow(/Ghost 2.0.0 exports are not supported/)
   })
 })
