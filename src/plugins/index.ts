@@ -79,7 +79,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     dashboard: dashboardPlugin({ timeZone: env.timeZone }),
     seo: articleSeoPlugin({ siteName: 'Inkwell' }),
     webhooks: webhooksPlugin({ outbound: env.outbound }),
-    import: importPlugin({ outbound: env.outbound }),
+    import: importPlugin({ outbound: env.outbound, baseUrl: env.baseUrl }),
     // Last: they decorate the collections the plugins above added.
     renderCache: renderCachePlugin(),
     listLimits: listLimitsPlugin(),

@@ -396,3 +396,45 @@ describe('import:ghost', () => {
     await expect(ghost([file])).rejects.toThrow(/Ghost 2.0.0 exports are not supported/)
   })
 })
+
+describe('export:wordpress', () => {
+  it('round trip: export → import into an empty site gives the same articles, dates, terms, authors and reply threads', async () => {
+    const file = path.join(dir, 'export.xml')
+    const out: string[] = []
+    const summary = await command('export:wordpress').run(t.payload, { log: (l) => out.push(l), progress: () => {} }, [file])
+    expect(summary).toMatch(/^exported \d+ articles/)
+    const empty = await createTestPayload({ QUEUE_CONNECTION: 'sync', OUTBOUND_ALLOW_PRIVATE: 'true' })
+    try {
+      const imported: string[] = []
+      const cmd = registeredCommands(empty.payload).commands.find((c) => c.name === 'import:wordpress')!
+      await cmd.run(empty.payload, { log: (l) => imported.push(l), progress: () => {} }, [file, '--no-media'])
+      const shape = async (p: TestPayload['payload']) => {
+        const docs = (await p.find({ collection: 'articles', limit: 100, depth: 1, overrideAccess: true, sort: 'title' })).docs as unknown as Record<string, any>[]
+        const replies = await query<{ article: string; body: string; parent: string | null; who: string | null }>(
+          p,
+          `select a.title as article, r.body, pr.body as parent, coalesce(u.email, r.guest_name) as who
+             from replies r join articles a on a.id = r.article_id left join replies pr on pr.id = r.parent_id left join users u on u.id = r.author_id
+            order by a.title, r.created_at, r.body`,
+        )
+        return {
+          articles: docs.map((a) => ({
+            title: a.title,
+            slug: a.slug,
+            status: a.status,
+            publishedAt: a.publishedAt ?? null,
+            category: a.category?.name ?? null,
+            tags: (a.tags ?? []).map((x: { name: string }) => x.name).sort(),
+            author: a.author?.email ?? null,
+          })),
+          replies,
+        }
+      }
+      const [before, after] = [await shape(t.payload), await shape(empty.payload)]
+      expect(after.articles).toEqual(before.articles)
+      expect(after.replies).toEqual(before.replies)
+      expect(before.replies.length).toBeGreaterThan(2)
+    } finally {
+      await empty.destroy()
+    }
+  }, 120_000)
+})

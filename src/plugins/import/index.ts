@@ -3,6 +3,7 @@
  * - `npm run blog -- import:wordpress <file.xml> [--dry-run] [--media-dir <uploads>] [--pages-category <name>] [--owner <login>]`
  *   reads a WordPress export (WXR 1.1/1.2) as a stream (wordpress.ts, wxr.ts);
  * - `npm run blog -- import:ghost <file.json> [--dry-run] [--url <old site>] …` a Ghost 4/5 export (ghost.ts);
+ * - `npm run blog -- export:wordpress <file.xml>` writes WXR 1.2 for WordPress's importer (exportWordPress.ts);
  * - content becomes Markdown through content.ts and the one sanitizer; images
  *   come over through the guarded outbound fetch or from disk (media.ts);
  * - every old id is kept (`import_sources`, store.ts), so a re-import changes nothing;
@@ -24,10 +25,11 @@ import { addToConfig } from '../addToConfig'
 import { decorateCollection } from '../decorateCollection'
 import { MediaImporter } from './media'
 import type { ImportReport } from './report'
+import { exportWordPress } from './exportWordPress'
 import { importGhost } from './ghost'
 import { importWordPress } from './wordpress'
 
-export type ImportOptions = { outbound: OutboundPolicy }
+export type ImportOptions = { outbound: OutboundPolicy; /** The site's address: exports write absolute links with it. */ baseUrl: string }
 
 /** The name a reply by someone without an account was signed with (imported comments). */
 const guestName: Field = {
@@ -119,6 +121,12 @@ export const importPlugin =
           await keepReport(payload, report, 'done', io)
           return report.summary()
         },
+      },
+      {
+        name: 'export:wordpress',
+        usage: '<file.xml>',
+        description: "Export articles, categories, tags, authors and replies as WXR 1.2, for WordPress's importer",
+        run: async (payload, io, args) => exportWordPress(payload, parseArgs('export:wordpress', args ?? [], [], []).file, options.baseUrl, io),
       },
     ])
   }
