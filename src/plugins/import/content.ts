@@ -22,6 +22,9 @@ const DROPPED = ['script', 'style', 'noscript', 'form', 'button', 'select', 'tex
 export type Converted = { markdown: string; kept: string[]; dropped: string[]; shortcodes: string[] }
 export type ConvertOptions = { attachmentUrl?: (id: string) => string | undefined }
 
+/** What the rules saw in the document being converted (one conversion at a time: turndown is synchronous). */
+const seen = { kept: new Set<string>(), dropped: new Set<string>() }
+
 function service(kept: Set<string>, dropped: Set<string>): TurndownService {
   const td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*', hr: '---' })
   td.use(gfm)
@@ -127,12 +130,17 @@ function autop(html: string): string {
   return joined.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => pres[Number(i)]!)
 }
 
+let shared: TurndownService | undefined
+
 export function htmlToMarkdown(html: string, options: ConvertOptions = {}): Converted {
-  const kept = new Set<string>()
-  const dropped = new Set<string>()
+  // One service for every conversion (building one per call cost more than converting a comment).
+  shared ??= service(seen.kept, seen.dropped)
+  const { kept, dropped } = seen
+  kept.clear()
+  dropped.clear()
   const shortcodes = new Set<string>()
   // NUL never reaches here as content (it is not text in HTML): it marks the stashed <pre> blocks.
   const prepared = expandShortcodes(autop(expandCodeShortcodes(stripBlocks((html ?? '').replace(/\u0000/g, '')))), shortcodes, options)
-  const markdown = prepared.trim() ? service(kept, dropped).turndown(prepared).trim() : ''
+  const markdown = prepared.trim() ? shared.turndown(prepared).trim() : ''
   return { markdown, kept: [...kept], dropped: [...dropped], shortcodes: [...shortcodes] }
 }

@@ -24,7 +24,7 @@ import type { CommandIO } from '../../../jobs/commands'
 import { htmlToMarkdown, type Converted } from './content'
 import type { MediaImporter } from './media'
 import { ImportReport } from './report'
-import { context, ensureArticle, ensureAuthor, ensureRedirect, ensureTerm, insertComments, LegacyMap, type CommentInput, type ImportContext } from './store'
+import { context, ensureArticle, ensureAuthor, ensureRedirect, ensureRedirects, ensureTerm, insertComments, LegacyMap, type CommentInput, type ImportContext } from './store'
 import { childrenNamed, DEFAULT_WXR_LIMITS, field, readWxr, type WxrLimits, type XmlNode } from './wxr'
 
 export type WordPressImportOptions = {
@@ -205,7 +205,7 @@ export async function importWordPress(payload: Payload, options: WordPressImport
         const [y, m, d] = date.slice(0, 10).split('-')
         olds.push(`/${y}/${m}/${d}/${slug}/`, `/${y}/${m}/${slug}/`, `/${slug}/`)
       } else if (type === 'page' && slug) olds.push(`/${slug}/`)
-      for (const old of olds) await ensureRedirect(ctx, old && sameSite(old, site), newPath)
+      await ensureRedirects(ctx, olds.map((old) => old && sameSite(old, site)), newPath)
     }
 
     const comments = commentsOf(item, report, userByWpId)
@@ -235,7 +235,7 @@ async function redirectTerm(ctx: ImportContext, collection: 'categories' | 'tags
   }
   const to = `/${collection}/${slug}`
   paths.set(key, to)
-  for (const old of olds) await ensureRedirect(ctx, old, to)
+  await ensureRedirects(ctx, olds, to)
 }
 
 function convert(html: string, attachments: Map<string, Attachment>, report: ImportReport, what: string): Converted {
