@@ -55,6 +55,9 @@ async function readsOfTheReaderSite(payload: Payload, without: OptionalPlugin, m
   await site.getLayoutData()
   expect((await site.listArticles({ page: 1 })).docs.length).toBeGreaterThan(0)
   expect(await site.getArticle(article.id)).toBeTruthy()
+  // Replies as the article page and the profile read them (they select the import plugin's guestName when it is there).
+  expect((await site.listThreads(article.id)).total).toBeGreaterThan(0)
+  expect((await site.listReplies({ author: me.id })).docs.length).toBeGreaterThanOrEqual(0)
   expect((await site.viewCounts([article])).get(article.id)).toBe(0)
   const follow = await site.followOf(me, article.id)
   const notifications = await site.listMyNotifications(me)
