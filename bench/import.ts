@@ -67,7 +67,7 @@ try {
       [file, '--no-media'],
     )
     const seconds = (Date.now() - started) / 1000
-    console.log(summary, (globalThis as any).T)
+    console.log(summary)
     console.log(`import: ${seconds.toFixed(1)} s for ${posts} posts and ${posts * comments} comments (${(posts / seconds).toFixed(0)} posts/s); peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`)
   } finally {
     await closePayload(payload)
