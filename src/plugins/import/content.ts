@@ -66,22 +66,51 @@ const attr = (attrs: string, name: string): string | undefined => {
 }
 
 /** The common shortcodes as HTML; any other `[name …]` is left as text and named in the report. */
+/**
+ * Replaces each `open…]inner close` pair, in linear time: the text is cut at
+ * each closing mark and paired with the last opening mark before it in that
+ * piece (a lazy regular expression would rescan the rest of the text for
+ * every unclosed opening mark: quadratic on hostile input).
+ */
+function replacePairs(text: string, open: string, close: string, replace: (attrs: string, inner: string) => string): string {
+  const lower = text.toLowerCase()
+  let out = ''
+  let from = 0
+  for (;;) {
+    const end = lower.indexOf(close, from)
+    if (end < 0) break
+    const at = lower.slice(from, end).lastIndexOf(open)
+    const start = at < 0 ? -1 : from + at
+    const attrsEnd = start < 0 ? -1 : text.indexOf(open.startsWith('<') ? '>' : ']', start + open.length)
+    const next = text[start + open.length]
+    const whole = start >= 0 && attrsEnd >= 0 && attrsEnd < end && (next === ']' || next === '>' || /\s/.test(next ?? ''))
+    out += whole ? text.slice(from, start) + replace(text.slice(start + open.length, attrsEnd), text.slice(attrsEnd + 1, end)) : text.slice(from, end + close.length)
+    from = end + close.length
+  }
+  return out + text.slice(from)
+}
+
+function codeBlock(attrs: string, code: string): string {
+  const lang = (attr(attrs, 'lang') ?? attr(attrs, 'language') ?? '').replace(/[^a-z0-9+#-]/gi, '')
+  return `<pre><code${lang ? ` class="language-${lang}"` : ''}>${escapeHtml(decodeEntities(code.replace(/^\n/, '')))}</code></pre>`
+}
+
 function expandCodeShortcodes(html: string): string {
-  return html.replace(/\[(code|sourcecode)([^\]]*)\]([\s\S]*?)\[\/\1\]/gi, (_m, _name, attrs: string, code: string) => {
-    const lang = (attr(attrs, 'lang') ?? attr(attrs, 'language') ?? '').replace(/[^a-z0-9+#-]/gi, '')
-    return `<pre><code${lang ? ` class="language-${lang}"` : ''}>${escapeHtml(decodeEntities(code.replace(/^\n/, '')))}</code></pre>`
-  })
+  return replacePairs(replacePairs(html, '[code', '[/code]', codeBlock), '[sourcecode', '[/sourcecode]', codeBlock)
 }
 
 function expandShortcodes(html: string, shortcodes: Set<string>, options: ConvertOptions): string {
   return (
-    html
-      .replace(/\[caption([^\]]*)\]([\s\S]*?)\[\/caption\]/gi, (_m, _attrs, inner: string) => {
-        const image = /<a[^>]*>\s*<img[^>]*>\s*<\/a>|<img[^>]*>/i.exec(inner)?.[0] ?? ''
-        const caption = inner.replace(image, '').trim()
+    replacePairs(
+      replacePairs(html, '[caption', '[/caption]', (_attrs, inner) => {
+        const image = /<img\b[^>]*>/i.exec(inner)?.[0] ?? ''
+        const caption = inner.replace(image, '').replace(/<\/?a\b[^>]*>/gi, '').trim()
         return `<figure>${image}<figcaption>${caption}</figcaption></figure>`
-      })
-      .replace(/\[embed([^\]]*)\]([^[]*)\[\/embed\]/gi, (_m, _attrs, url: string) => embedLink(url.trim()))
+      }),
+      '[embed',
+      '[/embed]',
+      (_attrs, url) => embedLink(url.trim()),
+    )
       .replace(/\[gallery([^\]]*)\]/gi, (_m, attrs: string) => {
         const ids = (attr(attrs, 'ids') ?? '').split(',').map((s) => s.trim()).filter(Boolean)
         const urls = ids.map((id) => options.attachmentUrl?.(id)).filter((u): u is string => !!u)
@@ -108,11 +137,10 @@ function decodeEntities(text: string): string {
   return text.replace(/&(lt|gt|quot|#039|#39|amp);/g, (_m, e: string) => ({ lt: '<', gt: '>', quot: '"', '#039': "'", '#39': "'", amp: '&' })[e]!)
 }
 
-/** Gutenberg's block comments go; an embed block's URL (inside its figure) becomes a link. */
+/** Gutenberg's block comments go. */
 function stripBlocks(html: string): string {
-  return html
-    .replace(/<!--\s*wp:(?:core-)?embed\b[^>]*?"url":"([^"]+)"[^>]*?-->[\s\S]*?<!--\s*\/wp:(?:core-)?embed[^>]*-->/g, (_m, url: string) => embedLink(url.replace(/\\\//g, '/')))
-    .replace(/<!--\s*\/?wp:[^>]*?-->/g, '')
+  // An embed block keeps its URL as the text of its figure: it becomes a link (markdown-it's linkify).
+  return html.replace(/<!--\s*\/?wp:[^>]*?-->/g, '')
 }
 
 /** WordPress's wpautop, simplified: blank lines separate paragraphs in classic posts (no <p> in the source). */
@@ -120,7 +148,7 @@ function autop(html: string): string {
   if (/<p[\s>]/i.test(html)) return html
   // Blank lines inside <pre> are code, not paragraph breaks: set aside while splitting.
   const pres: string[] = []
-  const stashed = html.replace(/<pre[\s>][\s\S]*?<\/pre>/gi, (m) => `\u0000${pres.push(m) - 1}\u0000`)
+  const stashed = replacePairs(html, '<pre', '</pre>', (attrs, inner) => `\u0000${pres.push(`<pre${attrs}>${inner}</pre>`) - 1}\u0000`)
   const blocks = stashed.split(/\n[ \t]*\n/)
   const joined = blocks
     .map((b) => b.trim())
@@ -132,6 +160,23 @@ function autop(html: string): string {
 
 let shared: TurndownService | undefined
 
+/** The converter's DOM slows down quadratically with nesting depth; real posts nest a dozen levels. */
+const MAX_DEPTH = 400
+const VOID = new Set(['br', 'img', 'hr', 'input', 'meta', 'link', 'source', 'wbr', 'area', 'col', 'embed', 'param', 'track', 'p', 'li', 'td', 'th', 'tr', 'option'])
+
+/** How deep elements nest, estimated in one pass over the tags (elements HTML closes implicitly are not counted). */
+function nestingDepth(html: string): number {
+  let depth = 0
+  let max = 0
+  for (const m of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9]{0,20})[^<>]{0,2000}?(\/?)>/g)) {
+    const name = m[2]!.toLowerCase()
+    if (VOID.has(name) || m[3]) continue
+    depth = m[1] ? Math.max(0, depth - 1) : depth + 1
+    if (depth > max) max = depth
+  }
+  return max
+}
+
 export function htmlToMarkdown(html: string, options: ConvertOptions = {}): Converted {
   // One service for every conversion (building one per call cost more than converting a comment).
   shared ??= service(seen.kept, seen.dropped)
@@ -141,6 +186,17 @@ export function htmlToMarkdown(html: string, options: ConvertOptions = {}): Conv
   const shortcodes = new Set<string>()
   // NUL never reaches here as content (it is not text in HTML): it marks the stashed <pre> blocks.
   const prepared = expandShortcodes(autop(expandCodeShortcodes(stripBlocks((html ?? '').replace(/\u0000/g, '')))), shortcodes, options)
-  const markdown = prepared.trim() ? shared.turndown(prepared).trim() : ''
-  return { markdown, kept: [...kept], dropped: [...dropped], shortcodes: [...shortcodes] }
+  if (nestingDepth(prepared) > MAX_DEPTH) {
+    // Hostile or broken markup: its text only (every renderer slows down with such nesting, the sanitizer too).
+    const text = escapeHtml(decodeEntities(prepared.replace(/<[^<>]{0,2000}>/g, ' ').replace(/\s+/g, ' ').trim()))
+    return { markdown: text, kept: [], dropped: ['every element (nested too deeply: the text was kept)'], shortcodes: [...shortcodes] }
+  }
+  try {
+    const markdown = prepared.trim() ? shared.turndown(prepared).trim() : ''
+    return { markdown, kept: [...kept], dropped: [...dropped], shortcodes: [...shortcodes] }
+  } catch {
+    // Nesting deeper than the converter's stack (hostile or broken markup): the HTML is kept whole, and the
+    // sanitizer filters it when the article is saved.
+    return { markdown: prepared, kept: ['the whole body (it could not be converted)'], dropped: [], shortcodes: [...shortcodes] }
+  }
 }
