@@ -72,14 +72,15 @@ function option(args: string[], name: string): string | undefined {
 
 function help(config: SanitizedConfig): string {
   const { commands, schedules, jobs } = registeredCommands({ config } as Payload)
-  const width = Math.max(...[...commands, ...schedules].map((c) => c.name.length + (c.usage ? c.usage.length + 1 : 0)), ...BUILTINS.map((b) => b.usage.length)) + 2
+  const width = Math.max(...[...commands, ...schedules].map((c) => c.name.length), ...BUILTINS.map((b) => b.usage.length)) + 2
   const line = (left: string, right: string) => `  ${left.padEnd(width)}${right}`
   const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name)
   return [
     'Usage: npm run blog -- <command> [arguments]',
     '',
     'Commands:',
-    ...[...commands].sort(byName).map((c) => line(c.usage ? `${c.name} ${c.usage}` : c.name, c.description)),
+    // A command's arguments, when it takes any, on a line of their own under it.
+    ...[...commands].sort(byName).flatMap((c) => [line(c.name, c.description), ...(c.usage ? [`  ${' '.repeat(width)}usage: ${c.name} ${c.usage}`] : [])]),
     '',
     'Schedules (also run by pg-boss cron, or by schedule:run):',
     ...[...schedules].sort(byName).map((s) => line(s.name, `${s.description}  [${s.cron}]`)),

@@ -85,7 +85,7 @@ export const importPlugin =
     return addCommands(withGuests, [
       {
         name: 'import:wordpress',
-        usage: '<file.xml> [--dry-run] [--media-dir <uploads>] [--pages-category <name>] [--owner <login>]',
+        usage: '<file.xml> [--dry-run] [--media-dir <uploads> | --no-media] [--pages-category <name>] [--owner <login>]',
         description: 'Import a WordPress export (WXR 1.1/1.2): posts, pages, terms, authors, comments, images, old links',
         run: async (payload, io, args) => {
           const parsed = parseArgs('import:wordpress', args ?? [], ['--media-dir', '--pages-category', '--owner'], ['--dry-run', '--no-media'])
@@ -104,7 +104,7 @@ export const importPlugin =
       },
       {
         name: 'import:ghost',
-        usage: '<file.json> [--dry-run] [--url <old site address>] [--media-dir <content/images>] [--pages-category <name>] [--owner <slug>]',
+        usage: '<file.json> [--dry-run] [--url <old site address>] [--media-dir <content/images> | --no-media] [--pages-category <name>] [--owner <slug>]',
         description: 'Import a Ghost 4/5 export (JSON): posts, pages, tags, authors, images, old links',
         run: async (payload, io, args) => {
           const parsed = parseArgs('import:ghost', args ?? [], ['--url', '--media-dir', '--pages-category', '--owner'], ['--dry-run', '--no-media'])
