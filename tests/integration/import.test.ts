@@ -16,7 +16,7 @@ import { execFileSync } from 'node:child_process'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { registeredCommands, type BlogCommand } from '../../jobs/commands'
+import { CommandFailure, registeredCommands, type BlogCommand } from '../../jobs/commands'
 import { query } from '../../src/lib/pool'
 import { installSitePayload } from '../../src/lib/sitePayload'
 import { handleEndpoints } from 'payload'
@@ -272,7 +272,10 @@ describe('bad files get a clear error, never a crash or a hang', () => {
     return file
   }
   const fails = async (file: string, message: RegExp) => {
-    await expect(run([file])).rejects.toThrow(message)
+    const error = await run([file]).then(() => null, (e: unknown) => e)
+    expect(String(error)).toMatch(message)
+    // The CLI prints a CommandFailure's message alone (no stack) and exits 1.
+    expect(error).toBeInstanceOf(CommandFailure)
   }
 
   it('refuses what is not a WordPress export', async () => {
