@@ -13,7 +13,7 @@
 import type { Payload, SanitizedConfig } from 'payload'
 
 import { bootPayload, closePayload, loadEnvOrExit } from '../src/lib/boot'
-import { registeredCommands, type BlogCommand } from './commands'
+import { CommandFailure, registeredCommands, type BlogCommand } from './commands'
 import { terminalIO } from './io'
 import { jobDefinition } from './queue'
 import { runDueSchedules } from './scheduleRun'
@@ -79,7 +79,8 @@ function help(config: SanitizedConfig): string {
     'Usage: npm run blog -- <command> [arguments]',
     '',
     'Commands:',
-    ...[...commands].sort(byName).map((c) => line(c.name, c.description)),
+    // A command's arguments, when it takes any, on a line of their own under it.
+    ...[...commands].sort(byName).flatMap((c) => [line(c.name, c.description), ...(c.usage ? [`  ${' '.repeat(width)}usage: ${c.name} ${c.usage}`] : [])]),
     '',
     'Schedules (also run by pg-boss cron, or by schedule:run):',
     ...[...schedules].sort(byName).map((s) => line(s.name, `${s.description}  [${s.cron}]`)),
@@ -108,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
 
   let run: (payload: Payload) => Promise<string>
   try {
-    run = command ? (payload) => command.run(payload, terminalIO(name)) : builtin!.prepare(args)
+    run = command ? (payload) => command.run(payload, terminalIO(name), args) : builtin!.prepare(args)
   } catch (error) {
     if (!(error instanceof UsageError)) throw error
     console.error(error.message)
@@ -122,7 +123,7 @@ async function main(argv: string[]): Promise<number> {
     console.log(`✔ ${summary} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
     return 0
   } catch (error) {
-    console.error(`✖ ${name} failed: ${(error as Error).stack ?? error}`)
+    console.error(error instanceof CommandFailure ? `✖ ${name}: ${error.message}` : `✖ ${name} failed: ${(error as Error).stack ?? error}`)
     return 1
   } finally {
     await closePayload(payload)

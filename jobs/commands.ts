@@ -38,9 +38,18 @@ export type BlogCommand = {
   name: string
   /** One line for `npm run blog -- --help`. */
   description: string
-  /** Does the work and returns a one-line summary ("synced 120 articles"). */
-  run: (payload: Payload, io: CommandIO) => Promise<string>
+  /** Arguments after the name, for `--help` (`<file.xml> [--dry-run]`); a command without it takes none. */
+  usage?: string
+  /**
+   * Does the work and returns a one-line summary ("synced 120 articles"). `args`
+   * are the words after the name (`npm run blog -- import:wordpress site.xml --dry-run`).
+   * A `CommandFailure` is printed as its message alone (a bad file, not a bug).
+   */
+  run: (payload: Payload, io: CommandIO, args?: string[]) => Promise<string>
 }
+
+/** A failure the person running the command caused (a missing or bad file): the CLI prints its message, no stack. */
+export class CommandFailure extends Error {}
 
 export type BlogSchedule = BlogCommand & {
   /** A 5-field cron expression, read in APP_TIMEZONE (default UTC): `0 0 * * *` is daily at midnight. */
@@ -72,7 +81,9 @@ export type JobDefinition<D = never> = {
 export type Registry = { commands: BlogCommand[]; schedules: BlogSchedule[]; jobs: Record<string, JobDefinition<never>> }
 
 const KEY = 'inkwellJobs'
-const NAME = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
+const WORD = '[a-z][a-z0-9]*(-[a-z0-9]+)*'
+// kebab-case, optionally `group:action` for commands that belong together (import:wordpress, export:json).
+const NAME = new RegExp(`^${WORD}(:${WORD})?$`)
 
 function registryOf(config: Pick<Config, 'custom'>): Registry {
   const existing = (config.custom as Record<string, unknown> | undefined)?.[KEY] as Registry | undefined
@@ -84,7 +95,7 @@ function withRegistry(config: Config, registry: Registry): Config {
 }
 
 function assertNewName(registry: Registry, name: string): void {
-  if (!NAME.test(name)) throw new Error(`blog command "${name}": names are kebab-case (a-z, 0-9, -)`)
+  if (!NAME.test(name)) throw new Error(`blog command "${name}": names are kebab-case (a-z, 0-9, -), optionally group:name`)
   if (registry.commands.some((c) => c.name === name) || registry.schedules.some((s) => s.name === name) || name in registry.jobs) {
     throw new Error(`blog command "${name}" is registered twice`)
   }

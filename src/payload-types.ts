@@ -81,8 +81,8 @@ export interface Config {
     follows: Follow;
     webhooks: Webhook;
     'webhook-deliveries': WebhookDelivery;
-    'moderation-events': ModerationEvent;
-    'reply-reports': ReplyReport;
+    'import-reports': ImportReport;
+    redirects: Redirect;
     'access-tokens': AccessToken;
     'user-switches': UserSwitch;
     'payload-kv': PayloadKv;
@@ -106,8 +106,8 @@ export interface Config {
     follows: FollowsSelect<false> | FollowsSelect<true>;
     webhooks: WebhooksSelect<false> | WebhooksSelect<true>;
     'webhook-deliveries': WebhookDeliveriesSelect<false> | WebhookDeliveriesSelect<true>;
-    'moderation-events': ModerationEventsSelect<false> | ModerationEventsSelect<true>;
-    'reply-reports': ReplyReportsSelect<false> | ReplyReportsSelect<true>;
+    'import-reports': ImportReportsSelect<false> | ImportReportsSelect<true>;
+    redirects: RedirectsSelect<false> | RedirectsSelect<true>;
     'access-tokens': AccessTokensSelect<false> | AccessTokensSelect<true>;
     'user-switches': UserSwitchesSelect<false> | UserSwitchesSelect<true>;
     'payload-kv': PayloadKvSelect<false> | PayloadKvSelect<true>;
@@ -175,14 +175,6 @@ export interface User {
    */
   activedAt?: string | null;
   unreadNotifications?: number | null;
-  /**
-   * A blocked writer keeps their account; their replies go straight to spam.
-   */
-  moderationBlocked?: boolean | null;
-  /**
-   * Spam score of the registration (honeypot, form time, name). High: their replies are held.
-   */
-  registrationScore?: number | null;
   /**
    * A password change revokes every personal access token of the account, unless this is checked with it. The mail about the change says which happened.
    */
@@ -351,9 +343,6 @@ export interface Article {
   category?: (number | null) | Category;
   tags?: (number | Tag)[] | null;
   author?: (number | null) | User;
-  /**
-   * Follows Publish and Unpublish.
-   */
   status: 'draft' | 'published';
   publishedAt?: string | null;
   viewCount?: number | null;
@@ -371,13 +360,8 @@ export interface Article {
      */
     keywords?: string | null;
   };
-  /**
-   * Who saved this version.
-   */
-  editedBy?: (number | null) | User;
   updatedAt: string;
   createdAt: string;
-  _status?: ('draft' | 'published') | null;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -424,23 +408,9 @@ export interface Reply {
   body: string;
   html?: string | null;
   /**
-   * Held, spam and trashed replies are seen by moderators (and held ones by their writer) only.
+   * Imported comment: the name its writer signed with.
    */
-  status?: ('published' | 'held' | 'spam' | 'trash') | null;
-  spamScore?: number | null;
-  moderationReasons?:
-    | {
-        [k: string]: unknown;
-      }
-    | unknown[]
-    | string
-    | number
-    | boolean
-    | null;
-  firstPublishedAt?: string | null;
-  answeredReply?: number | null;
-  moderationFingerprint?: string | null;
-  trainedAs?: ('spam' | 'ham') | null;
+  guestName?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -593,19 +563,19 @@ export interface WebhookDelivery {
   createdAt: string;
 }
 /**
+ * Imports run with `npm run blog -- import:wordpress <file.xml>` or `import:ghost <file.json>`, and what each brought in.
+ *
  * This interface was referenced by `Config`'s JSON-Schema
- * via the `definition` "moderation-events".
+ * via the `definition` "import-reports".
  */
-export interface ModerationEvent {
+export interface ImportReport {
   id: number;
-  reply: number | Reply;
-  /**
-   * Empty: the rules decided, when the reply was posted.
-   */
-  actor?: (number | null) | User;
-  from?: ('published' | 'held' | 'spam' | 'trash') | null;
-  to: 'published' | 'held' | 'spam' | 'trash';
-  reasons?:
+  file: string;
+  source: 'wordpress' | 'ghost' | 'inkwell';
+  status: 'running' | 'done' | 'failed';
+  dryRun?: boolean | null;
+  summary?: string | null;
+  report?:
     | {
         [k: string]: unknown;
       }
@@ -618,15 +588,22 @@ export interface ModerationEvent {
   createdAt: string;
 }
 /**
+ * Old addresses answering 301 with a new one (imports add those of the old site).
+ *
  * This interface was referenced by `Config`'s JSON-Schema
- * via the `definition` "reply-reports".
+ * via the `definition` "redirects".
  */
-export interface ReplyReport {
+export interface Redirect {
   id: number;
-  reply: number | Reply;
-  reporter?: (number | null) | User;
-  reason?: string | null;
-  resolvedAt?: string | null;
+  from: string;
+  to?: {
+    type?: ('reference' | 'custom') | null;
+    reference?: {
+      relationTo: 'articles';
+      value: number | Article;
+    } | null;
+    url?: string | null;
+  };
   updatedAt: string;
   createdAt: string;
 }
@@ -754,12 +731,12 @@ export interface PayloadLockedDocument {
         value: number | WebhookDelivery;
       } | null)
     | ({
-        relationTo: 'moderation-events';
-        value: number | ModerationEvent;
+        relationTo: 'import-reports';
+        value: number | ImportReport;
       } | null)
     | ({
-        relationTo: 'reply-reports';
-        value: number | ReplyReport;
+        relationTo: 'redirects';
+        value: number | Redirect;
       } | null)
     | ({
         relationTo: 'access-tokens';
@@ -823,8 +800,6 @@ export interface UsersSelect<T extends boolean = true> {
   roles?: T;
   activedAt?: T;
   unreadNotifications?: T;
-  moderationBlocked?: T;
-  registrationScore?: T;
   keepAccessTokens?: T;
   updatedAt?: T;
   createdAt?: T;
@@ -920,10 +895,8 @@ export interface ArticlesSelect<T extends boolean = true> {
         image?: T;
         keywords?: T;
       };
-  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
-  _status?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -957,13 +930,7 @@ export interface RepliesSelect<T extends boolean = true> {
   parent?: T;
   body?: T;
   html?: T;
-  status?: T;
-  spamScore?: T;
-  moderationReasons?: T;
-  firstPublishedAt?: T;
-  answeredReply?: T;
-  moderationFingerprint?: T;
-  trainedAs?: T;
+  guestName?: T;
   updatedAt?: T;
   createdAt?: T;
 }
@@ -1098,26 +1065,31 @@ export interface WebhookDeliveriesSelect<T extends boolean = true> {
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
- * via the `definition` "moderation-events_select".
+ * via the `definition` "import-reports_select".
  */
-export interface ModerationEventsSelect<T extends boolean = true> {
-  reply?: T;
-  actor?: T;
-  from?: T;
-  to?: T;
-  reasons?: T;
+export interface ImportReportsSelect<T extends boolean = true> {
+  file?: T;
+  source?: T;
+  status?: T;
+  dryRun?: T;
+  summary?: T;
+  report?: T;
   updatedAt?: T;
   createdAt?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
- * via the `definition` "reply-reports_select".
+ * via the `definition` "redirects_select".
  */
-export interface ReplyReportsSelect<T extends boolean = true> {
-  reply?: T;
-  reporter?: T;
-  reason?: T;
-  resolvedAt?: T;
+export interface RedirectsSelect<T extends boolean = true> {
+  from?: T;
+  to?:
+    | T
+    | {
+        type?: T;
+        reference?: T;
+        url?: T;
+      };
   updatedAt?: T;
   createdAt?: T;
 }
@@ -1212,40 +1184,6 @@ export interface SiteSetting {
    */
   defaultLanguage?: string | null;
   articlesPerPage?: number | null;
-  /**
-   * Which replies wait for a moderator before readers see them, and which go to spam.
-   */
-  moderation?: {
-    holdAll?: boolean | null;
-    /**
-     * Hold a writer’s first N replies until one is approved (0: off).
-     */
-    holdFirstReplies?: number | null;
-    /**
-     * Hold a reply with this many links or more (0: off).
-     */
-    holdLinks?: number | null;
-    /**
-     * Hold replies containing any of these words (one per line or comma-separated; whole words, Chinese too).
-     */
-    holdWords?: string | null;
-    /**
-     * Refuse replies containing any of these words.
-     */
-    blockWords?: string | null;
-    /**
-     * Role slugs whose replies are always published (comma-separated). Moderators always are.
-     */
-    trustedRoles?: string | null;
-    /**
-     * A spam score at or above this goes to spam.
-     */
-    spamThreshold?: number | null;
-    /**
-     * A spam score at or above this (and below the spam threshold) is held.
-     */
-    holdThreshold?: number | null;
-  };
   updatedAt?: string | null;
   createdAt?: string | null;
 }
@@ -1267,18 +1205,6 @@ export interface SiteSettingsSelect<T extends boolean = true> {
   defaultEditorFormat?: T;
   defaultLanguage?: T;
   articlesPerPage?: T;
-  moderation?:
-    | T
-    | {
-        holdAll?: T;
-        holdFirstReplies?: T;
-        holdLinks?: T;
-        holdWords?: T;
-        blockWords?: T;
-        trustedRoles?: T;
-        spamThreshold?: T;
-        holdThreshold?: T;
-      };
   updatedAt?: T;
   createdAt?: T;
   globalType?: T;

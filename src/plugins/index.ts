@@ -24,6 +24,7 @@ import { renderCachePlugin } from './renderCache'
 import { searchPlugin } from './search'
 import { articleSeoPlugin } from './seo'
 import { guardsPlugin } from './guards'
+import { importPlugin } from './import'
 import { sitePlugin } from './site'
 import { slugsPlugin } from './slugs'
 import { userSwitchPlugin } from './userSwitch'
@@ -40,7 +41,7 @@ import { webhooksPlugin } from './webhooks'
  * every collection obeys: renderCache (purges the server's page cache),
  * listLimits and guards (security rules).
  */
-export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens', 'webhooks', 'moderation'] as const
+export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens', 'webhooks', 'moderation', 'import'] as const
 export type OptionalPlugin = (typeof OPTIONAL_PLUGINS)[number]
 
 export type CompositionOptions = {
@@ -82,6 +83,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     seo: articleSeoPlugin({ siteName: 'Inkwell' }),
     webhooks: webhooksPlugin({ outbound: env.outbound }),
     moderation: moderationPlugin({ baseUrl: env.baseUrl }),
+    import: importPlugin({ outbound: env.outbound, baseUrl: env.baseUrl }),
     // Last: they decorate the collections the plugins above added.
     renderCache: renderCachePlugin(),
     // After every plugin that hangs after-change hooks on articles: a draft save skips them (src/plugins/drafts).

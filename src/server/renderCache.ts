@@ -63,9 +63,12 @@ function countView(views: ViewCounter | undefined, req: IncomingMessage, status:
 // ---- which pages, which parameters --------------------------------------
 
 const PAGE_NUMBER = /^[1-9]\d{0,4}$/
+const ID = /^\d{1,10}$/
 /** The reader site's public pages and the query parameters each one reads (mirror of frontend/src/pages). */
 const PAGES: { path: RegExp; params: Record<string, RegExp> }[] = [
-  { path: /^\/$/, params: { page: PAGE_NUMBER, sort: /^replied$/ } },
+  // p, page_id, cat, tag, author: an imported WordPress site's old addresses of the home page (`/?p=12`), which the
+  // reader site answers with a 301 (src/plugins/import): kept in the key so they never get the cached home page.
+  { path: /^\/$/, params: { page: PAGE_NUMBER, sort: /^replied$/, p: ID, page_id: ID, cat: ID, tag: /^[\w-]{1,100}$/, author: ID } },
   { path: /^\/(?:articles\/\d{1,10}\/[^/]*|categories\/[^/]+|tags\/[^/]+|users\/\d{1,10})\/?$/, params: { page: PAGE_NUMBER } },
   { path: /^\/(?:links|rss|atom\.xml|feed\.json|sitemap\.xml|sitemaps\/\d{1,6}\.xml|robots\.txt)$/, params: {} },
 ]

@@ -43,6 +43,7 @@ const TRACES: Record<OptionalPlugin, (parts: ReturnType<typeof partsOf>) => bool
   accessTokens: (p) => p.collection('access-tokens'),
   webhooks: (p) => p.collection('webhooks') || p.work('deliver-webhook'),
   moderation: (p) => p.collection('moderation-events'),
+  import: (p) => p.collection('import-reports') || p.collection('redirects') || p.work('import:wordpress'),
 }
 
 /** Every read the site's pages make for a signed-in reader, on this composition: none throws, and the plugin's parts are gone. */
@@ -55,6 +56,9 @@ async function readsOfTheReaderSite(payload: Payload, without: OptionalPlugin, m
   await site.getLayoutData()
   expect((await site.listArticles({ page: 1 })).docs.length).toBeGreaterThan(0)
   expect(await site.getArticle(article.id)).toBeTruthy()
+  // Replies as the article page and the profile read them (they select the import plugin's guestName when it is there).
+  expect((await site.listThreads(article.id)).total).toBeGreaterThan(0)
+  expect((await site.listReplies({ author: me.id })).docs.length).toBeGreaterThanOrEqual(0)
   expect((await site.viewCounts([article])).get(article.id)).toBe(0)
   const follow = await site.followOf(me, article.id)
   const notifications = await site.listMyNotifications(me)

@@ -30,4 +30,5 @@ export { listMyNotifications, markNotificationsRead, unsubscribe, unsubscribeLoo
 export { mySignInMethods, signInProviders, type LinkedProvider } from './signIn'
 export { getUserSwitcher, type UserSwitcherState } from './userSwitcher'
 export { handleTokenForm, listMyAccessTokens, type TokenFormResult, type TokenRow } from './accessTokens'
+export { findRedirect, namesOldContent } from './redirects'
 export { SITEMAP_KINDS, sitemapRows, type SitemapKind, type SitemapRow, type SitemapRows } from './sitemap'

@@ -25,14 +25,15 @@ export async function listReplies(
 /** What a shown reply needs: its writer with their avatar, and its article's title and link. */
 const REPLY_VIEW = {
   depth: 2,
-  select: { html: true, body: true, parent: true, createdAt: true, updatedAt: true, author: true, article: true, status: true },
+  // guestName: the name an imported comment was signed with (the import plugin's field; ignored without it).
+  select: { html: true, body: true, parent: true, createdAt: true, updatedAt: true, author: true, article: true, status: true, guestName: true },
   populate: { ...PERSON, articles: { title: true, slug: true } },
 } as const
 
 /** A reply on its own article's page: the article is the page itself, so it is not read again. */
 const THREAD_VIEW = {
   depth: 2,
-  select: { html: true, body: true, parent: true, createdAt: true, updatedAt: true, author: true, status: true },
+  select: { html: true, body: true, parent: true, createdAt: true, updatedAt: true, author: true, status: true, guestName: true },
   populate: PERSON,
 } as const
 

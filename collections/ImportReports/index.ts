@@ -1,0 +1,45 @@
+import type { CollectionConfig } from 'payload'
+
+import { can, nobody } from '../../src/access'
+
+const serverOwned = { create: () => false, update: () => false }
+
+/**
+ * What each import did (src/plugins/import): the file, the source, whether it
+ * was a dry run, and its report (counts per kind, the reason of every skip and
+ * failure, notes). Written by the importer only; read by whoever manages the
+ * site's settings.
+ */
+export const ImportReports: CollectionConfig = {
+  slug: 'import-reports',
+  labels: { singular: 'Import report', plural: 'Import reports' },
+  admin: {
+    useAsTitle: 'file',
+    group: 'Settings',
+    defaultColumns: ['file', 'source', 'status', 'summary', 'createdAt'],
+    description: 'Imports run with `npm run blog -- import:wordpress <file.xml>` or `import:ghost <file.json>`, and what each brought in.',
+  },
+  access: { read: can('settings.manage'), create: nobody, update: nobody, delete: can('settings.manage') },
+  defaultSort: '-createdAt',
+  fields: [
+    { name: 'file', type: 'text', required: true, access: serverOwned },
+    {
+      name: 'source',
+      type: 'select',
+      required: true,
+      options: ['wordpress', 'ghost', 'inkwell'].map((v) => ({ label: v, value: v })),
+      access: serverOwned,
+    },
+    {
+      name: 'status',
+      type: 'select',
+      required: true,
+      defaultValue: 'running',
+      options: ['running', 'done', 'failed'].map((v) => ({ label: v, value: v })),
+      access: serverOwned,
+    },
+    { name: 'dryRun', type: 'checkbox', defaultValue: false, access: serverOwned },
+    { name: 'summary', type: 'text', access: serverOwned },
+    { name: 'report', type: 'json', access: serverOwned, admin: { readOnly: true } },
+  ],
+}

@@ -1,0 +1,132 @@
+/**
+ * Moving in (issue 30), as one feature:
+ * - `npm run blog -- import:wordpress <file.xml> [--dry-run] [--media-dir <uploads>] [--pages-category <name>] [--owner <login>]`
+ *   reads a WordPress export (WXR 1.1/1.2) as a stream (wordpress.ts, wxr.ts);
+ * - `npm run blog -- import:ghost <file.json> [--dry-run] [--url <old site>] …` a Ghost 4/5 export (ghost.ts);
+ * - `npm run blog -- export:wordpress <file.xml>` writes WXR 1.2 for WordPress's importer (exportWordPress.ts);
+ * - content becomes Markdown through content.ts and the one sanitizer; images
+ *   come over through the guarded outbound fetch or from disk (media.ts);
+ * - every old id is kept (`import_sources`, store.ts), so a re-import changes nothing;
+ * - old links answer 301: the official redirects plugin's `redirects`
+ *   collection, read by the reader site when a page is not found
+ *   (frontend/src/lib/api/redirects.ts, frontend/src/middleware.ts);
+ * - each import's report is kept in `import-reports` (collections/ImportReports);
+ * - comments by people without an account keep their name (`guestName` on replies).
+ * Optional: without it, none of this exists and nothing else changes.
+ */
+import { redirectsPlugin } from '@payloadcms/plugin-redirects'
+import type { Config, Field, Payload, Plugin } from 'payload'
+
+import { ImportReports } from '../../../collections/ImportReports'
+import { addCommands, CommandFailure, type CommandIO } from '../../../jobs/commands'
+import { can } from '../../access'
+import type { OutboundPolicy } from '../../lib/outboundFetch'
+import { addToConfig } from '../addToConfig'
+import { decorateCollection } from '../decorateCollection'
+import { MediaImporter } from './media'
+import type { ImportReport } from './report'
+import { exportWordPress } from './exportWordPress'
+import { importGhost } from './ghost'
+import { importWordPress } from './wordpress'
+
+export type ImportOptions = { outbound: OutboundPolicy; /** The site's address: exports write absolute links with it. */ baseUrl: string }
+
+/** The name a reply by someone without an account was signed with (imported comments). */
+const guestName: Field = {
+  name: 'guestName',
+  type: 'text',
+  maxLength: 100,
+  access: { create: () => false, update: () => false },
+  admin: { readOnly: true, position: 'sidebar', description: 'Imported comment: the name its writer signed with.' },
+}
+
+type Parsed = { file: string; flags: Set<string>; values: Map<string, string> }
+
+function parseArgs(command: string, args: string[], valued: string[], flags: string[]): Parsed {
+  const values = new Map<string, string>()
+  const set = new Set<string>()
+  const rest: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!
+    if (valued.includes(a)) {
+      const v = args[++i]
+      if (v === undefined) throw new CommandFailure(`${command}: ${a} needs a value`)
+      values.set(a, v)
+    } else if (flags.includes(a)) set.add(a)
+    else if (a.startsWith('--')) throw new CommandFailure(`${command}: unknown option ${a}`)
+    else rest.push(a)
+  }
+  if (rest.length !== 1) throw new CommandFailure(`${command} needs one file: npm run blog -- ${command} <file>`)
+  return { file: rest[0]!, flags: set, values }
+}
+
+async function keepReport(payload: Payload, report: ImportReport, status: 'done' | 'failed', io: CommandIO): Promise<void> {
+  for (const line of report.lines()) io.log(line)
+  if (report.dryRun) return
+  await payload.create({
+    collection: 'import-reports' as never,
+    data: { file: report.file, source: report.source, status, dryRun: false, summary: report.summary(), report: report.toJSON() } as never,
+    overrideAccess: true,
+  })
+}
+
+export const importPlugin =
+  (options: ImportOptions): Plugin =>
+  (config: Config): Config => {
+    const redirects = redirectsPlugin({
+      collections: ['articles'],
+      overrides: {
+        admin: { group: 'Settings', description: 'Old addresses answering 301 with a new one (imports add those of the old site).' },
+        access: { read: () => true, create: can('settings.manage'), update: can('settings.manage'), delete: can('settings.manage') },
+      },
+    })
+    const withCollections = redirects(addToConfig({ collections: [ImportReports] })(config) as Config) as Config
+    const withGuests = decorateCollection(withCollections, 'replies', 'importPlugin', (c) => ({ ...c, fields: [...c.fields, guestName] }))
+    return addCommands(withGuests, [
+      {
+        name: 'import:wordpress',
+        usage: '<file.xml> [--dry-run] [--media-dir <uploads> | --no-media] [--pages-category <name>] [--owner <login>]',
+        description: 'Import a WordPress export (WXR 1.1/1.2): posts, pages, terms, authors, comments, images, old links',
+        run: async (payload, io, args) => {
+          const parsed = parseArgs('import:wordpress', args ?? [], ['--media-dir', '--pages-category', '--owner'], ['--dry-run', '--no-media'])
+          const media = parsed.flags.has('--no-media') ? undefined : new MediaImporter({ outbound: options.outbound, mediaDir: parsed.values.get('--media-dir') })
+          const report = await importWordPress(payload, {
+            file: parsed.file,
+            dryRun: parsed.flags.has('--dry-run'),
+            pagesCategory: parsed.values.get('--pages-category') ?? 'Pages',
+            owner: parsed.values.get('--owner'),
+            media,
+            io,
+          })
+          await keepReport(payload, report, 'done', io)
+          return report.summary()
+        },
+      },
+      {
+        name: 'import:ghost',
+        usage: '<file.json> [--dry-run] [--url <old site address>] [--media-dir <content/images> | --no-media] [--pages-category <name>] [--owner <slug>]',
+        description: 'Import a Ghost 4/5 export (JSON): posts, pages, tags, authors, images, old links',
+        run: async (payload, io, args) => {
+          const parsed = parseArgs('import:ghost', args ?? [], ['--url', '--media-dir', '--pages-category', '--owner'], ['--dry-run', '--no-media'])
+          const media = parsed.flags.has('--no-media') ? undefined : new MediaImporter({ outbound: options.outbound, mediaDir: parsed.values.get('--media-dir') })
+          const report = await importGhost(payload, {
+            file: parsed.file,
+            dryRun: parsed.flags.has('--dry-run'),
+            pagesCategory: parsed.values.get('--pages-category') ?? 'Pages',
+            owner: parsed.values.get('--owner'),
+            siteUrl: parsed.values.get('--url'),
+            media,
+            io,
+          })
+          await keepReport(payload, report, 'done', io)
+          return report.summary()
+        },
+      },
+      {
+        name: 'export:wordpress',
+        usage: '<file.xml>',
+        description: "Export articles, categories, tags, authors and replies as WXR 1.2, for WordPress's importer",
+        run: async (payload, io, args) => exportWordPress(payload, parseArgs('export:wordpress', args ?? [], [], []).file, options.baseUrl, io),
+      },
+    ])
+  }
