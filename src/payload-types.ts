@@ -163,6 +163,10 @@ export interface User {
   avatar?: (number | null) | Media;
   introduction?: string | null;
   /**
+   * The language of the site, the admin and the mails you receive.
+   */
+  language?: ('en' | 'zh-CN') | null;
+  /**
    * Set automatically on registration: first user site owner, second administrator.
    */
   roles?: (number | Role)[] | null;
@@ -736,6 +740,7 @@ export interface UsersSelect<T extends boolean = true> {
   name?: T;
   avatar?: T;
   introduction?: T;
+  language?: T;
   roles?: T;
   activedAt?: T;
   unreadNotifications?: T;

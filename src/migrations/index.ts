@@ -19,6 +19,7 @@ import * as migration_20261124_200000_articles_hidden_idx from './20261124_20000
 import * as migration_20261124_210000_articles_public_order_idx from './20261124_210000_articles_public_order_idx';
 import * as migration_20261125_120000_user_switch_acts from './20261125_120000_user_switch_acts';
 import * as migration_20261125_190000_webhooks from './20261125_190000_webhooks';
+import * as migration_20261126_120000_user_language from './20261126_120000_user_language';
 
 export const migrations = [
   {
@@ -125,5 +126,10 @@ export const migrations = [
     up: migration_20261125_190000_webhooks.up,
     down: migration_20261125_190000_webhooks.down,
     name: '20261125_190000_webhooks'
+  },
+  {
+    up: migration_20261126_120000_user_language.up,
+    down: migration_20261126_120000_user_language.down,
+    name: '20261126_120000_user_language'
   },
 ];
