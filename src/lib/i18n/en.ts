@@ -216,4 +216,13 @@ export const en = {
   "tokens.expiresOn": "Expires on (optional)",
   "tokens.expiresHint": "Leave empty for a token that does not expire.",
   "tokens.create": "Create token",
+  "mail.reply.answerSubject": "{who} answered your reply on “{title}”",
+  "mail.reply.answerLead": "{who} answered your reply on “{title}” on {site}:",
+  "mail.reply.newSubject": "New reply on “{title}”",
+  "mail.reply.followedLead": "{who} replied to “{title}”, an article you follow on {site}:",
+  "mail.reply.ownLead": "{who} replied to your article “{title}” on {site}:",
+  "mail.reply.someone": "Someone",
+  "mail.reply.stop": "Stop e-mails about this article",
+  "mail.reply.readIt": "Read it",
+  "mail.reply.readReply": "Read the reply",
 } satisfies Record<string, Message>

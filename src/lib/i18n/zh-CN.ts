@@ -211,4 +211,13 @@ export const zhCN: Catalog = {
   "tokens.expiresOn": "过期日期（可选）",
   "tokens.expiresHint": "留空则令牌永不过期。",
   "tokens.create": "创建令牌",
+  "mail.reply.answerSubject": "{who} 回复了你在《{title}》中的评论",
+  "mail.reply.answerLead": "{who} 在 {site} 回复了你在《{title}》中的评论：",
+  "mail.reply.newSubject": "《{title}》有新回复",
+  "mail.reply.followedLead": "{who} 回复了你在 {site} 关注的文章《{title}》：",
+  "mail.reply.ownLead": "{who} 在 {site} 回复了你的文章《{title}》：",
+  "mail.reply.someone": "有人",
+  "mail.reply.stop": "不再接收这篇文章的邮件",
+  "mail.reply.readIt": "阅读",
+  "mail.reply.readReply": "阅读回复",
 }
