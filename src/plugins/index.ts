@@ -14,6 +14,7 @@ import { activityPlugin } from './activity'
 import { contentPlugin } from './content'
 import { dashboardPlugin } from './dashboard'
 import { jobsPlugin } from './jobs'
+import { languagesPlugin } from './languages'
 import { notificationsPlugin } from './notifications'
 import { oauthPlugin } from './oauth'
 import { COMPOSITION_KEY, withPluginOptions } from './pluginOptions'
@@ -60,6 +61,8 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     }),
     content: contentPlugin({ mediaDir: path.join(env.dataDir, 'media'), links: { externalLinkRel: env.externalLinkRel, siteOrigin: new URL(env.baseUrl).origin } }),
     site: sitePlugin(),
+    // The admin in English and Chinese (Payload's own translations).
+    languages: languagesPlugin(),
     slugs: slugsPlugin({
       collections: { articles: { from: 'title', trackOrigin: true }, categories: { from: 'name' }, tags: { from: 'name' } },
       translate: env.translate,

@@ -225,4 +225,10 @@ export const en = {
   "mail.reply.stop": "Stop e-mails about this article",
   "mail.reply.readIt": "Read it",
   "mail.reply.readReply": "Read the reply",
+  "validation.name": "Enter your name.",
+  "validation.passwordsDiffer": "The two passwords differ.",
+  "validation.captchaEmpty": "Type the characters of the picture.",
+  "validation.captchaWrong": "The characters do not match the picture. Try the new one.",
+  "validation.captchaExpired": "The picture has expired. Type the characters of the new one.",
+  "validation.emailTaken": "An account with this e-mail already exists.",
 } satisfies Record<string, Message>

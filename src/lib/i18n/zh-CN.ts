@@ -220,4 +220,10 @@ export const zhCN: Catalog = {
   "mail.reply.stop": "不再接收这篇文章的邮件",
   "mail.reply.readIt": "阅读",
   "mail.reply.readReply": "阅读回复",
+  "validation.name": "请输入你的名字。",
+  "validation.passwordsDiffer": "两次输入的密码不一致。",
+  "validation.captchaEmpty": "请输入图片中的字符。",
+  "validation.captchaWrong": "字符与图片不符，请看新的图片再试一次。",
+  "validation.captchaExpired": "图片已过期，请输入新图片中的字符。",
+  "validation.emailTaken": "该邮箱已注册账户。",
 }
