@@ -11,6 +11,7 @@ import { writeArticle } from '../helpers/articles'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { recipient, startInbox, smtpEnv, type Inbox } from '../helpers/smtp'
 import { createCast } from '../helpers/users'
+import { Browser } from '../helpers/restClient'
 
 let t: TestPayload
 let inbox: Inbox
@@ -62,6 +63,20 @@ describe('mails in the recipient’s language', () => {
     expect(mail.subject).toBe('New reply on “消息队列实践”')
     expect(mail.text).toContain('reader replied to your article “消息队列实践” on Inkwell:')
     expect(mail.html).toContain('Read the reply</a>')
+  })
+})
+
+describe('account mails in the account’s language', () => {
+  it('mails a password reset in Chinese to an account that chose zh-CN, asked from a browser that names no language', async () => {
+    await setLanguage(cast.reader, 'zh-CN')
+    const before = inbox.messages.length
+    const reply = await new Browser(t.payload, t.databaseName, undefined, 'http://blog.example.test').request('/api/accounts/password/forgot', { json: { email: 'reader@example.test' } })
+    expect(reply.status).toBe(200)
+    const mail = (await inbox.waitFor(before + 1)).slice(before).find((m) => recipient(m) === 'reader@example.test')!
+    expect(mail.subject).toBe('重设你的 Inkwell 密码')
+    expect(mail.text).toContain('reader，你好：')
+    expect(mail.html).toContain('<strong>Inkwell</strong> 账户密码。')
+    expect(mail.html).toContain('设置新密码</a>')
   })
 })
 

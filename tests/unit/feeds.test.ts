@@ -260,7 +260,7 @@ describe('languages (issue 31)', async () => {
     expect(feeds.atom).toMatch(/<feed [^>]*xml:lang="zh-CN"/)
     expect(feeds.atom.match(/<entry xml:lang="([^"]+)"/g)).toEqual(['<entry xml:lang="zh-CN"', '<entry xml:lang="en"'])
     // JSON Feed 1.1: language on the feed and on each item.
-    const json = JSON.parse(feeds.json) as JsonFeed & { language: string; items: { language?: string }[] }
+    const json = JSON.parse(feeds.json) as { language: string; items: { language?: string }[] }
     expect(json.language).toBe('zh-CN')
     expect(json.items.map((i) => i.language)).toEqual(['zh-CN', 'en'])
   })

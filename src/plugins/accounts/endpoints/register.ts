@@ -94,7 +94,7 @@ export const registerEndpoint = (options: AccountsOptions) =>
     if (options.verifyEmail) {
       // Not signed in yet: the mailed link confirms the address first.
       const stored = await readHiddenAuthFields(req.payload, created.id, req)
-      const mail = verifyEmailMail({ siteName: await siteName(req), baseUrl: options.baseUrl, token: stored?._verificationToken ?? '', name })
+      const mail = verifyEmailMail({ siteName: await siteName(req), baseUrl: options.baseUrl, token: stored?._verificationToken ?? '', name, t })
       await req.payload.sendEmail({ to: email, subject: mail.subject, text: mail.text, html: mail.html })
       return checkYourMail(email)
     }
