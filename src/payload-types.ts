@@ -81,6 +81,8 @@ export interface Config {
     follows: Follow;
     webhooks: Webhook;
     'webhook-deliveries': WebhookDelivery;
+    'moderation-events': ModerationEvent;
+    'reply-reports': ReplyReport;
     'import-reports': ImportReport;
     redirects: Redirect;
     'access-tokens': AccessToken;
@@ -106,6 +108,8 @@ export interface Config {
     follows: FollowsSelect<false> | FollowsSelect<true>;
     webhooks: WebhooksSelect<false> | WebhooksSelect<true>;
     'webhook-deliveries': WebhookDeliveriesSelect<false> | WebhookDeliveriesSelect<true>;
+    'moderation-events': ModerationEventsSelect<false> | ModerationEventsSelect<true>;
+    'reply-reports': ReplyReportsSelect<false> | ReplyReportsSelect<true>;
     'import-reports': ImportReportsSelect<false> | ImportReportsSelect<true>;
     redirects: RedirectsSelect<false> | RedirectsSelect<true>;
     'access-tokens': AccessTokensSelect<false> | AccessTokensSelect<true>;
@@ -167,6 +171,10 @@ export interface User {
   avatar?: (number | null) | Media;
   introduction?: string | null;
   /**
+   * The language of the site, the admin and the mails you receive.
+   */
+  language?: ('en' | 'zh-CN') | null;
+  /**
    * Set automatically on registration: first user site owner, second administrator.
    */
   roles?: (number | Role)[] | null;
@@ -175,6 +183,14 @@ export interface User {
    */
   activedAt?: string | null;
   unreadNotifications?: number | null;
+  /**
+   * A blocked writer keeps their account; their replies go straight to spam.
+   */
+  moderationBlocked?: boolean | null;
+  /**
+   * Spam score of the registration (honeypot, form time, name). High: their replies are held.
+   */
+  registrationScore?: number | null;
   /**
    * A password change revokes every personal access token of the account, unless this is checked with it. The mail about the change says which happened.
    */
@@ -343,6 +359,9 @@ export interface Article {
   category?: (number | null) | Category;
   tags?: (number | Tag)[] | null;
   author?: (number | null) | User;
+  /**
+   * Follows Publish and Unpublish.
+   */
   status: 'draft' | 'published';
   publishedAt?: string | null;
   viewCount?: number | null;
@@ -360,8 +379,13 @@ export interface Article {
      */
     keywords?: string | null;
   };
+  /**
+   * Who saved this version.
+   */
+  editedBy?: (number | null) | User;
   updatedAt: string;
   createdAt: string;
+  _status?: ('draft' | 'published') | null;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -407,6 +431,24 @@ export interface Reply {
   parent?: (number | null) | Reply;
   body: string;
   html?: string | null;
+  /**
+   * Held, spam and trashed replies are seen by moderators (and held ones by their writer) only.
+   */
+  status?: ('published' | 'held' | 'spam' | 'trash') | null;
+  spamScore?: number | null;
+  moderationReasons?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  firstPublishedAt?: string | null;
+  answeredReply?: number | null;
+  moderationFingerprint?: string | null;
+  trainedAs?: ('spam' | 'ham') | null;
   /**
    * Imported comment: the name its writer signed with.
    */
@@ -559,6 +601,44 @@ export interface WebhookDelivery {
     | number
     | boolean
     | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "moderation-events".
+ */
+export interface ModerationEvent {
+  id: number;
+  reply: number | Reply;
+  /**
+   * Empty: the rules decided, when the reply was posted.
+   */
+  actor?: (number | null) | User;
+  from?: ('published' | 'held' | 'spam' | 'trash') | null;
+  to: 'published' | 'held' | 'spam' | 'trash';
+  reasons?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
+  updatedAt: string;
+  createdAt: string;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "reply-reports".
+ */
+export interface ReplyReport {
+  id: number;
+  reply: number | Reply;
+  reporter?: (number | null) | User;
+  reason?: string | null;
+  resolvedAt?: string | null;
   updatedAt: string;
   createdAt: string;
 }
@@ -731,6 +811,14 @@ export interface PayloadLockedDocument {
         value: number | WebhookDelivery;
       } | null)
     | ({
+        relationTo: 'moderation-events';
+        value: number | ModerationEvent;
+      } | null)
+    | ({
+        relationTo: 'reply-reports';
+        value: number | ReplyReport;
+      } | null)
+    | ({
         relationTo: 'import-reports';
         value: number | ImportReport;
       } | null)
@@ -797,9 +885,12 @@ export interface UsersSelect<T extends boolean = true> {
   name?: T;
   avatar?: T;
   introduction?: T;
+  language?: T;
   roles?: T;
   activedAt?: T;
   unreadNotifications?: T;
+  moderationBlocked?: T;
+  registrationScore?: T;
   keepAccessTokens?: T;
   updatedAt?: T;
   createdAt?: T;
@@ -895,8 +986,10 @@ export interface ArticlesSelect<T extends boolean = true> {
         image?: T;
         keywords?: T;
       };
+  editedBy?: T;
   updatedAt?: T;
   createdAt?: T;
+  _status?: T;
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
@@ -930,6 +1023,13 @@ export interface RepliesSelect<T extends boolean = true> {
   parent?: T;
   body?: T;
   html?: T;
+  status?: T;
+  spamScore?: T;
+  moderationReasons?: T;
+  firstPublishedAt?: T;
+  answeredReply?: T;
+  moderationFingerprint?: T;
+  trainedAs?: T;
   guestName?: T;
   updatedAt?: T;
   createdAt?: T;
@@ -1065,6 +1165,31 @@ export interface WebhookDeliveriesSelect<T extends boolean = true> {
 }
 /**
  * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "moderation-events_select".
+ */
+export interface ModerationEventsSelect<T extends boolean = true> {
+  reply?: T;
+  actor?: T;
+  from?: T;
+  to?: T;
+  reasons?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
+ * via the `definition` "reply-reports_select".
+ */
+export interface ReplyReportsSelect<T extends boolean = true> {
+  reply?: T;
+  reporter?: T;
+  reason?: T;
+  resolvedAt?: T;
+  updatedAt?: T;
+  createdAt?: T;
+}
+/**
+ * This interface was referenced by `Config`'s JSON-Schema
  * via the `definition` "import-reports_select".
  */
 export interface ImportReportsSelect<T extends boolean = true> {
@@ -1184,6 +1309,40 @@ export interface SiteSetting {
    */
   defaultLanguage?: string | null;
   articlesPerPage?: number | null;
+  /**
+   * Which replies wait for a moderator before readers see them, and which go to spam.
+   */
+  moderation?: {
+    holdAll?: boolean | null;
+    /**
+     * Hold a writer’s first N replies until one is approved (0: off).
+     */
+    holdFirstReplies?: number | null;
+    /**
+     * Hold a reply with this many links or more (0: off).
+     */
+    holdLinks?: number | null;
+    /**
+     * Hold replies containing any of these words (one per line or comma-separated; whole words, Chinese too).
+     */
+    holdWords?: string | null;
+    /**
+     * Refuse replies containing any of these words.
+     */
+    blockWords?: string | null;
+    /**
+     * Role slugs whose replies are always published (comma-separated). Moderators always are.
+     */
+    trustedRoles?: string | null;
+    /**
+     * A spam score at or above this goes to spam.
+     */
+    spamThreshold?: number | null;
+    /**
+     * A spam score at or above this (and below the spam threshold) is held.
+     */
+    holdThreshold?: number | null;
+  };
   updatedAt?: string | null;
   createdAt?: string | null;
 }
@@ -1205,6 +1364,18 @@ export interface SiteSettingsSelect<T extends boolean = true> {
   defaultEditorFormat?: T;
   defaultLanguage?: T;
   articlesPerPage?: T;
+  moderation?:
+    | T
+    | {
+        holdAll?: T;
+        holdFirstReplies?: T;
+        holdLinks?: T;
+        holdWords?: T;
+        blockWords?: T;
+        trustedRoles?: T;
+        spamThreshold?: T;
+        holdThreshold?: T;
+      };
   updatedAt?: T;
   createdAt?: T;
   globalType?: T;

@@ -5,7 +5,7 @@ import { languageField } from '../../src/fields/language'
 import { stampOwner } from '../../hooks/stampOwner'
 import { publishedOrOwn } from './access'
 import { defaultFormat } from './defaultFormat'
-import { defaultLanguage } from './defaultLanguage'
+import { chineseByContent, defaultLanguage } from './defaultLanguage'
 import { articleEditor } from './editor'
 import { cardEndpoint, cardForCrawlers } from './endpoints/card'
 import { previewEndpoint, previewNeedsPost } from './endpoints/preview'
@@ -89,6 +89,8 @@ export const Articles: CollectionConfig = {
     languageField({
       name: 'language',
       defaultValue: defaultLanguage,
+      // A Chinese title and body make a new article zh-CN unless its author chose otherwise.
+      hooks: { beforeValidate: [chineseByContent] },
       admin: { position: 'sidebar', description: 'A language tag such as en or zh-CN; pages declare it to browsers, screen readers and search engines.' },
     }),
     { name: 'category', type: 'relationship', relationTo: 'categories', index: true, admin: { position: 'sidebar' } },

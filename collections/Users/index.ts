@@ -18,6 +18,7 @@ import { keepASiteOwnerOnDelete, keepASiteOwnerOnUpdate } from './hooks/keepASit
 import { limitAuthAttempts } from './hooks/limitAuthAttempts'
 import { markVerified, noPayloadVerificationMail } from './hooks/emailVerification'
 import { registrationFormOnly } from './hooks/registrationFormOnly'
+import { languageFromBrowser } from './hooks/languageFromBrowser'
 
 export type UsersOptions = { secureCookies: boolean; baseUrl: string; verifyEmail: boolean; sessionMaxAgeSeconds: number }
 
@@ -113,6 +114,18 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
       },
       { name: 'avatar', type: 'upload', relationTo: 'media' },
       { name: 'introduction', type: 'textarea', maxLength: 2000 },
+      {
+        // The interface language (reader site, admin, mails); set from the browser's Accept-Language on registration.
+        name: 'language',
+        type: 'select',
+        options: [
+          { label: 'English', value: 'en' },
+          { label: '中文（简体）', value: 'zh-CN' },
+        ],
+        admin: { description: 'The language of the site, the admin and the mails you receive.' },
+        access: { read: fieldSelfOr('users.manage') },
+        hooks: { beforeChange: [languageFromBrowser] },
+      },
       {
         name: 'roles',
         type: 'relationship',

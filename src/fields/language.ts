@@ -23,7 +23,8 @@ export function languageField(overrides: Partial<TextField> & Pick<TextField, 'n
     maxLength: 35,
     validate: (value: unknown) =>
       value === null || value === undefined || value === '' || canonicalLanguage(value) !== null || 'Use a language tag such as en, zh-CN or pt-BR.',
-    hooks: { beforeChange: [canonicalize] },
     ...overrides,
+    // The field's own hooks are kept beside those given.
+    hooks: { ...overrides.hooks, beforeChange: [canonicalize, ...(overrides.hooks?.beforeChange ?? [])] },
   } as TextField
 }

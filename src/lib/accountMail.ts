@@ -1,5 +1,14 @@
 /** The account mails: a text and an HTML part, the site's name, absolute links from BASE_URL. */
 import { escapeHtml } from './escapeHtml'
+import { translator, type Translate } from './i18n'
+
+const english = translator('en')
+
+/** A catalog sentence with the site's name (`{site}`) in bold. */
+function withSite(sentence: string, siteName: string): Paragraph {
+  const [before, ...after] = sentence.split('{site}')
+  return after.length ? [before!, { strong: siteName }, after.join(siteName)] : [sentence]
+}
 
 export type AccountMail = { subject: string; text: string; html: string }
 
@@ -31,8 +40,8 @@ function blockHtml(block: Block): string {
 }
 
 /** The one account-mail layout: greeting, the blocks, the site's signature; as text and as HTML. */
-function accountMail({ subject, siteName, name, blocks }: { subject: string; siteName: string; name?: string | null; blocks: Block[] }): AccountMail {
-  const all: Block[] = [[name ? `Hello ${name},` : 'Hello,'], ...blocks, [`— ${siteName}`]]
+function accountMail({ subject, siteName, name, blocks, t = english }: { subject: string; siteName: string; name?: string | null; blocks: Block[]; t?: Translate }): AccountMail {
+  const all: Block[] = [[name ? t('mail.hello', { name }) : t('mail.helloAnon')], ...blocks, [`— ${siteName}`]]
   return {
     subject,
     text: all.map(blockText).join('\n\n'),
@@ -44,19 +53,17 @@ export function passwordResetLink(baseUrl: string, token: string): string {
   return `${baseUrl}/password/reset?token=${encodeURIComponent(token)}`
 }
 
-export function passwordResetMail({ siteName, baseUrl, token, name }: { siteName: string; baseUrl: string; token: string; name?: string | null }): AccountMail {
+/** `t`: the catalog in the recipient's language (src/lib/i18n), English when not given. */
+export function passwordResetMail({ siteName, baseUrl, token, name, t = english }: { siteName: string; baseUrl: string; token: string; name?: string | null; t?: Translate }): AccountMail {
   return accountMail({
-    subject: `Reset your ${siteName} password`,
+    subject: t('mail.reset.subject', { site: siteName }),
     siteName,
     name,
+    t,
     blocks: [
-      [
-        'Someone (we hope you) asked to reset the password of your ',
-        { strong: siteName },
-        ' account.\nOpen this link within 60 minutes to choose a new password. It works once.',
-      ],
-      { button: { href: passwordResetLink(baseUrl, token), label: 'Choose a new password' } },
-      ['If you did not ask for this, ignore this mail: your password stays as it is.'],
+      withSite(t('mail.reset.intro'), siteName),
+      { button: { href: passwordResetLink(baseUrl, token), label: t('mail.reset.button') } },
+      [t('mail.reset.ignore')],
     ],
   })
 }
@@ -65,15 +72,16 @@ export function verifyEmailLink(baseUrl: string, token: string): string {
   return `${baseUrl}/verify-email?token=${encodeURIComponent(token)}`
 }
 
-export function verifyEmailMail({ siteName, baseUrl, token, name }: { siteName: string; baseUrl: string; token: string; name?: string | null }): AccountMail {
+export function verifyEmailMail({ siteName, baseUrl, token, name, t = english }: { siteName: string; baseUrl: string; token: string; name?: string | null; t?: Translate }): AccountMail {
   return accountMail({
-    subject: `Confirm your e-mail address for ${siteName}`,
+    subject: t('mail.verify.subject', { site: siteName }),
     siteName,
     name,
+    t,
     blocks: [
-      ['Welcome to ', { strong: siteName }, '. Open this link to confirm your e-mail address; then you can sign in.'],
-      { button: { href: verifyEmailLink(baseUrl, token), label: 'Confirm my e-mail address' } },
-      ['If you did not create an account, ignore this mail.'],
+      withSite(t('mail.verify.welcome'), siteName),
+      { button: { href: verifyEmailLink(baseUrl, token), label: t('mail.verify.button') } },
+      [t('mail.verify.ignore')],
     ],
   })
 }

@@ -21,6 +21,7 @@ import * as migration_20261125_120000_user_switch_acts from './20261125_120000_u
 import * as migration_20261125_190000_webhooks from './20261125_190000_webhooks';
 import * as migration_20261126_100000_moderation from './20261126_100000_moderation';
 import * as migration_20261126_110000_import from './20261126_110000_import';
+import * as migration_20261126_120000_user_language from './20261126_120000_user_language';
 import * as migration_20261126_130000_article_versions from './20261126_130000_article_versions';
 
 export const migrations = [
@@ -138,6 +139,11 @@ export const migrations = [
     up: migration_20261126_110000_import.up,
     down: migration_20261126_110000_import.down,
     name: '20261126_110000_import'
+  },
+  {
+    up: migration_20261126_120000_user_language.up,
+    down: migration_20261126_120000_user_language.down,
+    name: '20261126_120000_user_language'
   },
   {
     up: migration_20261126_130000_article_versions.up,

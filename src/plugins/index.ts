@@ -15,6 +15,7 @@ import { contentPlugin } from './content'
 import { dashboardPlugin } from './dashboard'
 import { draftsPlugin } from './drafts'
 import { jobsPlugin } from './jobs'
+import { languagesPlugin } from './languages'
 import { notificationsPlugin } from './notifications'
 import { oauthPlugin } from './oauth'
 import { COMPOSITION_KEY, withPluginOptions } from './pluginOptions'
@@ -64,6 +65,8 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     }),
     content: contentPlugin({ mediaDir: path.join(env.dataDir, 'media'), links: { externalLinkRel: env.externalLinkRel, siteOrigin: new URL(env.baseUrl).origin } }),
     site: sitePlugin(),
+    // The admin in English and Chinese (Payload's own translations).
+    languages: languagesPlugin(),
     slugs: slugsPlugin({
       collections: { articles: { from: 'title', trackOrigin: true }, categories: { from: 'name' }, tags: { from: 'name' } },
       translate: env.translate,

@@ -21,7 +21,8 @@ import type { ViewCounter } from '../plugins/activity/views'
 import { enforceBodyLimit } from './bodyLimit'
 import { guardAdminView, isGuardedAdminView } from './guardedAdminViews'
 import { operations } from './observability'
-import { cacheKeyOf, isCacheable, RenderCache, renderPage } from './renderCache'
+import { requestedLanguage } from '../lib/i18n/negotiate'
+import { cacheKeyOf, isCacheable, RenderCache, renderPage, withLanguage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
 import { refuseNulInUrl } from './nulBytes'
 import { plainHttpFetchSite } from './plainHttpFetchSite'
@@ -135,7 +136,9 @@ export async function startWebServer(
    */
   const servePage = (req: IncomingMessage, res: ServerResponse, handler: Handler, headersSet: boolean) => {
     withPrivateCaching(req, res)
-    const key = cache && isCacheable(req) ? cacheKeyOf(req.url ?? '/') : null
+    const url = cache && isCacheable(req) ? cacheKeyOf(req.url ?? '/') : null
+    // Keyed on the interface language the page will be rendered in (cookie, then Accept-Language), normalised to the catalogs'.
+    const key = url && withLanguage(url, requestedLanguage(req.headers.cookie, req.headers['accept-language']))
     if (!key && !headersSet) setSecurityHeaders(req, res, 'astro')
     const rendering = key ? cache!.serve(req, res, key, handler, { securityHeaders: !headersSet }) : renderPage(req, res, handler, { views, databaseAway })
     return void rendering.catch((error) => {

@@ -90,13 +90,33 @@ export function cacheKeyOf(url: string): string | null {
 }
 
 /**
+ * The key of a page in an interface language (src/lib/i18n/negotiate.ts):
+ * the URL's key, then a space (never in a request target) and the language;
+ * the URL's key alone when the request asks for no supported language (the
+ * site's default). So the key space is at most three variants of each page
+ * (one for feeds and sitemaps, which have no interface words).
+ */
+export function withLanguage(key: string, lang: string | null): string {
+  return lang && !LANGUAGE_NEUTRAL.test(key) ? `${key} ${lang}` : key
+}
+/** Feeds, sitemaps and robots.txt say the same in every interface language: one variant. */
+const LANGUAGE_NEUTRAL = /^\/(?:rss|atom\.xml|feed\.json|sitemap\.xml|sitemaps\/\d+\.xml|robots\.txt)$/
+
+/** The URL a key names (without its language). */
+export function urlOfKey(key: string): string {
+  const space = key.indexOf(' ')
+  return space < 0 ? key : key.slice(0, space)
+}
+
+/**
  * What a not-found answer for a cached page's key depends on: the tags whose
  * purge means the thing it names may exist now (an article or user id is
  * purged by any change of that id, a tag or category slug by any change of
  * a tag or category, a deep page by any list change), and the layout. Null
  * for keys whose 404 is not kept.
  */
-export function notFoundTagsOf(key: string): string[] | null {
+export function notFoundTagsOf(languageKey: string): string[] | null {
+  const key = urlOfKey(languageKey)
   const q = key.indexOf('?')
   const path = q < 0 ? key : key.slice(0, q)
   const paged = q >= 0 && /(?:^|&)page=/.test(key.slice(q + 1))
@@ -395,7 +415,7 @@ export class RenderCache {
    * `securityHeaders`: the caller has not set them, the cache writes them (see the option).
    */
   async serve(req: IncomingMessage, res: ServerResponse, key: string, handler: Handler, { securityHeaders = false } = {}): Promise<void> {
-    req.url = key // the page renders exactly what the key names
+    req.url = urlOfKey(key) // the page renders exactly what the key names (its language comes from the same headers)
     const secure = securityHeaders && this.options.securityHeaders ? this.options.securityHeaders : undefined
     const cached = this.entries.get(key)
     if (cached && !(cached.expiresAt && cached.expiresAt < Date.now())) {

@@ -267,7 +267,7 @@ describe('rough edges', () => {
   })
 
   it('shows reading time on articles and the article page’s view count on home cards, in the singular for one', async () => {
-    expect((await fetchPage(app.url, articlePath(article))).body).toMatch(/data-testid="reading-time">\d+ min read</)
+    expect((await fetchPage(app.url, articlePath(article))).body).toMatch(/data-testid="reading-time"(?: lang="en")?>\d+ min read</)
     const [newest] = await sql<Row>(
       `select id, slug, title from articles where status = 'published' and id <> all($1::int[]) order by published_at desc limit 1`,
       [[article.id, chinese.id]],
@@ -312,20 +312,31 @@ describe('rough edges', () => {
   })
 
   it('declares each article’s language, and renders the seed’s Chinese titles in a CJK font', async () => {
-    expect((await fetchPage(app.url, articlePath(article))).body).toContain('<html lang="en"')
-    expect((await fetchPage(app.url, articlePath(chinese))).body).toContain('<html lang="zh-CN"')
+    // <html lang> is the interface's language (issue 31); the article's own language is on its title and body.
+    expect((await fetchPage(app.url, articlePath(article))).body).toMatch(/<div lang="en" class="article-content"/)
+    const page = (await fetchPage(app.url, articlePath(chinese))).body
+    expect(page).toContain('<html lang="en"')
+    expect(page).toMatch(/<div lang="zh-CN" class="article-content"/)
     for (const [label, viewport] of [
       ['desktop', DESKTOP],
       ['phone', PHONE],
     ] as const) {
       const visitor = await anonymous(viewport)
       await visitor.goto(`${app.url}${articlePath(chinese)}`)
-      // Every character of the title has a glyph: its width is that of real glyphs, not of missing-glyph boxes.
+      // Every character of the title has a glyph: drawn in the title's font, a Han character is not the
+      // missing-glyph box (compared as pixels: a CJK font's box is as wide as its ideographs).
       const fonts = await visitor.evaluate(async (title) => {
         await document.fonts.ready
-        const canvas = document.createElement('canvas').getContext('2d')!
-        canvas.font = getComputedStyle(document.querySelector('#article-title')!).font
-        return { title: document.querySelector('#article-title')!.textContent, han: canvas.measureText('索').width, tofu: canvas.measureText('\u{10FFFD}').width, matches: title }
+        const font = getComputedStyle(document.querySelector('#article-title')!).font
+        const draw = (ch: string) => {
+          const canvas = document.createElement('canvas')
+          canvas.width = canvas.height = 96
+          const context = canvas.getContext('2d')!
+          context.font = font
+          context.fillText(ch, 4, 72)
+          return canvas.toDataURL()
+        }
+        return { title: document.querySelector('#article-title')!.textContent, han: draw('索'), tofu: draw('\u{10FFFD}'), matches: title }
       }, chinese.title)
       expect(fonts.title).toBe(chinese.title)
       expect(fonts.han).not.toBe(fonts.tofu)

@@ -244,3 +244,24 @@ describe('feed bodies are rewritten once and follow their article', async () => 
     expect(again).not.toContain('First body')
   })
 })
+
+describe('languages (issue 31)', async () => {
+  const zh = await article('队列让写入更快。', { title: '消息队列实践', language: 'zh-CN' })
+  const en = await article('Queues make writes fast.', { title: 'Queues in practice', language: 'en', html: '' })
+
+  it('states the site’s language for the feed and each item’s own', async () => {
+    const data = feedData({ ...settings, defaultLanguage: 'zh-CN' }, [zh, en], SITE)
+    const feeds = { rss: rss(data), atom: atom(data), json: jsonFeed(data) }
+    expectConformingFeeds(SITE, feeds)
+    // RSS: the channel's <language>, and Dublin Core's per item (declared even on an item without content:encoded).
+    expect(feeds.rss).toContain('<language>zh-CN</language>')
+    expect(feeds.rss).toMatch(/<item>[\s\S]*?<dc:language>zh-CN<\/dc:language>[\s\S]*?<\/item>\s*<item>[\s\S]*?<dc:language( xmlns:dc="[^"]+")?>en<\/dc:language>/)
+    // Atom: xml:lang on the feed and on each entry.
+    expect(feeds.atom).toMatch(/<feed [^>]*xml:lang="zh-CN"/)
+    expect(feeds.atom.match(/<entry xml:lang="([^"]+)"/g)).toEqual(['<entry xml:lang="zh-CN"', '<entry xml:lang="en"'])
+    // JSON Feed 1.1: language on the feed and on each item.
+    const json = JSON.parse(feeds.json) as { language: string; items: { language?: string }[] }
+    expect(json.language).toBe('zh-CN')
+    expect(json.items.map((i) => i.language)).toEqual(['zh-CN', 'en'])
+  })
+})

@@ -46,6 +46,8 @@ export type FeedEntry = {
   updated: Date
   author?: { name: string; url: string }
   terms: FeedTerm[]
+  /** The article's own language tag (zh-CN, en …), when it has one. */
+  language?: string
 }
 
 export type FeedData = {
@@ -116,17 +118,19 @@ export function feedEntry(article: Article, site: string): FeedEntry {
       termOf(article.category, 'categories', site),
       ...(article.tags ?? []).map((tag) => termOf(tag, 'tags', site)),
     ].filter((t): t is FeedTerm => !!t),
+    ...(article.language ? { language: article.language } : {}),
   }
 }
 
-export function feedData(settings: Pick<SiteSetting, 'siteName' | 'tagline' | 'meta' | 'updatedAt'>, articles: Article[], site: string): FeedData {
+export function feedData(settings: Pick<SiteSetting, 'siteName' | 'tagline' | 'meta' | 'updatedAt' | 'defaultLanguage'>, articles: Article[], site: string): FeedData {
   const entries = articles.map((article) => feedEntry(article, site))
   const times = [...entries.map((e) => e.updated.getTime()), settings.updatedAt ? Date.parse(settings.updatedAt) : 0]
   return {
     site,
     title: settings.siteName || 'Inkwell',
     description: settings.meta?.description || settings.tagline || '',
-    language: 'en',
+    // The site's language; each entry states its own where it has one.
+    language: settings.defaultLanguage || 'en',
     updated: new Date(Math.max(...times.filter(Number.isFinite))),
     entries,
   }
@@ -190,8 +194,9 @@ export function rss(feed: FeedData): string {
   for (const entry of feed.entries) {
     const content = cdataHtml(entry.html)
     const creator: Extension['objects'] = { _text: text(entry.author?.name ?? '') }
+    const language: Extension['objects'] = { _text: text(entry.language ?? '') }
     // feed declares the dc prefix on <rss> only when an item has content:encoded.
-    if (!content) creator._attributes = { 'xmlns:dc': DC }
+    if (!content) creator._attributes = language._attributes = { 'xmlns:dc': DC }
     writer.addItem({
       title: htmlText(entry.title), // replaced by the extension below, which keeps only its place among the item's elements
       link: entry.url,
@@ -208,6 +213,8 @@ export function rss(feed: FeedData): string {
         // extension of the same name replaces that element in place with text xml-js escapes fully.
         { name: 'title', objects: { _text: text(entry.title) } },
         ...(entry.author ? [{ name: 'dc:creator', objects: creator }] : []),
+        // RSS has no per-item language: Dublin Core's says each article's.
+        ...(entry.language ? [{ name: 'dc:language', objects: language }] : []),
       ],
     })
   }
@@ -273,6 +280,7 @@ function textConstructs(xml: string, feed: FeedData): string {
   }
   childElements(root, 'entry').forEach((element, i) => {
     const entry = feed.entries[i]!
+    if (entry.language) element.setAttributeNS(XML_NAMESPACE, 'xml:lang', xmlSafe(entry.language))
     setText(childElements(element, 'title')[0], entry.title)
     setText(childElements(element, 'summary')[0], entry.summary)
     childElements(element, 'category').forEach((category, j) => {
@@ -312,6 +320,7 @@ export function jsonFeed(feed: FeedData): string {
       date_modified: entry.updated.toISOString(),
       ...(entry.author ? { authors: [entry.author] } : {}),
       ...(entry.terms.length ? { tags: [...new Set(entry.terms.map((t) => t.label))] } : {}),
+      ...(entry.language ? { language: entry.language } : {}),
     })),
   })
 }

@@ -10,6 +10,7 @@ import type { Payload } from 'payload'
 
 import type { Article, Reply } from '../../payload-types'
 import { escapeHtml } from '../../lib/escapeHtml'
+import { supportedLanguage, translator, type Translate } from '../../lib/i18n'
 import { excerptOf } from '../../lib/excerpt'
 import { updateWithoutHooks } from '../../lib/pool'
 import { relationId } from '../../lib/relationId'
@@ -29,10 +30,11 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /** What the mail says of the reply, by why the recipient hears of it. */
-function wording(kind: NotificationKind, who: string, title: string, siteName: string): { subject: string; lead: string } {
-  if (kind === 'answer') return { subject: `${who} answered your reply on “${title}”`, lead: `${who} answered your reply on “${title}” on ${siteName}:` }
-  if (kind === 'followed') return { subject: `New reply on “${title}”`, lead: `${who} replied to “${title}”, an article you follow on ${siteName}:` }
-  return { subject: `New reply on “${title}”`, lead: `${who} replied to your article “${title}” on ${siteName}:` }
+function wording(t: Translate, kind: NotificationKind, who: string, title: string, site: string): { subject: string; lead: string } {
+  const params = { who, title, site }
+  if (kind === 'answer') return { subject: t('mail.reply.answerSubject', params), lead: t('mail.reply.answerLead', params) }
+  if (kind === 'followed') return { subject: t('mail.reply.newSubject', params), lead: t('mail.reply.followedLead', params) }
+  return { subject: t('mail.reply.newSubject', params), lead: t('mail.reply.ownLead', params) }
 }
 
 export async function deliverNotification(
@@ -65,22 +67,24 @@ export async function deliverNotification(
   const settings = await payload.findGlobal({ slug: 'site-settings', depth: 0, overrideAccess: true })
   const siteName = settings?.siteName || mailFromName
   const link = `${baseUrl}/articles/${article.id}/${article.slug}#reply-${reply.id}`
-  const { subject, lead } = wording(kind, actor?.name ?? 'Someone', article.title, siteName)
+  // In the recipient's language (their profile's, else the site's), whoever wrote the reply.
+  const t = translator(supportedLanguage(recipient.language) ?? supportedLanguage(settings?.defaultLanguage) ?? 'en')
+  const { subject, lead } = wording(t, kind, actor?.name ?? t('mail.reply.someone'), article.title, siteName)
   const snippet = replySnippet(reply)
-  const stop = unsubscribe ? `\nStop e-mails about this article: ${unsubscribe.pageUrl}\n` : ''
+  const stop = unsubscribe ? `\n${t('mail.reply.stop')}: ${unsubscribe.pageUrl}\n` : ''
 
   await payload.sendEmail({
     to: recipient.email,
     subject,
-    text: `${lead}\n\n${snippet}\n\nRead it: ${link}\n${stop}`,
+    text: `${lead}\n\n${snippet}\n\n${t('mail.reply.readIt')}: ${link}\n${stop}`,
     html:
       `<p>${escapeHtml(lead)}</p>` +
       `<blockquote>${escapeHtml(snippet)}</blockquote>` +
-      `<p><a href="${escapeHtml(link)}">Read the reply</a></p>` +
-      (unsubscribe ? `<p><small><a href="${escapeHtml(unsubscribe.pageUrl)}">Stop e-mails about this article</a></small></p>` : ''),
+      `<p><a href="${escapeHtml(link)}">${escapeHtml(t('mail.reply.readReply'))}</a></p>` +
+      (unsubscribe ? `<p><small><a href="${escapeHtml(unsubscribe.pageUrl)}">${escapeHtml(t('mail.reply.stop'))}</a></small></p>` : ''),
     // RFC 2369 and RFC 8058: mail clients offer their own one-click "Unsubscribe", which POSTs to this address.
     ...(unsubscribe
-      ? { list: { unsubscribe: { url: unsubscribe.oneClickUrl, comment: 'Stop e-mails about this article' } }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }
+      ? { list: { unsubscribe: { url: unsubscribe.oneClickUrl, comment: t('mail.reply.stop') } }, headers: { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } }
       : {}),
   })
   // One column, no hooks: a full-row update would re-check every foreign key and

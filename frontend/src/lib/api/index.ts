@@ -19,7 +19,7 @@ export { articlePath, avatarUrl, counted, idOf, nameOf, pageParam } from './refs
 export { getArticle, latestArticlesWithBody, listArticles, type ArticleFilter, type ArticleSort } from './articles'
 export { getPreviewArticle } from './preview'
 export { followOf, listReplies, listThreads, threadPageOf, type Thread } from './replies'
-export { getCategoryBySlug, getLayoutData, getSettings, getTagBySlug, listCategories, listLinks } from './site'
+export { getCategoryBySlug, getLayoutData, getSettings, getTagBySlug, listCategories, listLinks, siteLanguage } from './site'
 export { getActiveUsers, getUser, listAll } from './users'
 export { viewCounts } from './views'
 export { search, type SearchHit, type SearchResult } from './search'

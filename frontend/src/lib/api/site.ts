@@ -1,6 +1,7 @@
 /** What the whole site shows: its settings, the category navigation, friendly links, categories and tags by slug. */
 import { onInvalidate } from '../../../../src/lib/cacheBus'
 import type { Category, Link, SiteSetting, Tag } from '../../../../src/payload-types'
+import { supportedLanguage, type Language } from '../../../../src/lib/i18n/languages'
 import { asPublic, payload } from './payload'
 
 export async function getSettings(): Promise<SiteSetting> {
@@ -43,4 +44,13 @@ export const getTagBySlug = (slug: string) => findOneBySlug<Tag>('tags', slug)
 
 export async function listLinks(): Promise<Link[]> {
   return (await payload().find({ collection: 'links', limit: 100, sort: 'order', depth: 0, ...asPublic })).docs as Link[]
+}
+
+/** The interface language the owner set for visitors who ask for neither supported one (site settings' default language). */
+export async function siteLanguage(): Promise<Language> {
+  try {
+    return supportedLanguage((await getLayoutData()).settings.defaultLanguage) ?? 'en'
+  } catch {
+    return 'en'
+  }
 }

@@ -4,6 +4,8 @@ import { passwordResetMail } from '../../../lib/accountMail'
 import { accountEndpoint, fieldErrors, noStore, siteName } from '../../../lib/accountHttp'
 import { emailProblem, normalEmail } from '../../../lib/emailAddress'
 import { limitByIp } from '../../../lib/rateLimit'
+import { supportedLanguage, translator } from '../../../lib/i18n'
+import { languageOf } from '../../../lib/i18n/request'
 import { RATE_LIMITED_ALREADY } from '../../../../collections/Users/hooks/limitAuthAttempts'
 import type { AccountsOptions } from '../options'
 
@@ -17,7 +19,9 @@ async function mailResetLink(req: PayloadRequest, email: string, baseUrl: string
   })
   if (!token) return
   const user = await req.payload.find({ collection: 'users', where: { email: { equals: email } }, limit: 1, depth: 0, overrideAccess: true, req })
-  const mail = passwordResetMail({ siteName: await siteName(req), baseUrl, token, name: user.docs[0]?.name })
+  // In the account's language; else the one the form was sent in.
+  const t = translator(supportedLanguage(user.docs[0]?.language) ?? languageOf(req))
+  const mail = passwordResetMail({ siteName: await siteName(req), baseUrl, token, name: user.docs[0]?.name, t })
   await req.payload.sendEmail({ to: email, subject: mail.subject, text: mail.text, html: mail.html })
 }
 

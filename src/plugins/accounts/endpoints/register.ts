@@ -12,6 +12,8 @@ import {
   type FieldErrors,
 } from '../../../lib/accountHttp'
 import { CAPTCHA_COOKIE, checkCaptcha } from '../captcha'
+import type { Translate } from '../../../lib/i18n'
+import { translatorFor } from '../../../lib/i18n/request'
 import { emailProblem, normalEmail } from '../../../lib/emailAddress'
 import { passwordProblem, spendPasswordCheckTime } from '../../../lib/password'
 import { readHiddenAuthFields } from '../../../lib/pool'
@@ -31,14 +33,14 @@ const checkYourMail = (email: string) =>
   )
 
 /** The form's own mistakes, judged without reading anything stored (so they may be told with a wrong captcha). */
-function formErrors(body: { email?: string; name?: string; password?: string; passwordConfirm?: string }): FieldErrors {
+function formErrors(t: Translate, body: { email?: string; name?: string; password?: string; passwordConfirm?: string }): FieldErrors {
   const errors: FieldErrors = {}
   const badEmail = emailProblem(normalEmail(body.email))
   if (badEmail) errors.email = badEmail
-  if (!(body.name ?? '').trim()) errors.name = 'Enter your name.'
+  if (!(body.name ?? '').trim()) errors.name = t('validation.name')
   const weak = passwordProblem(body.password)
   if (weak) errors.password = weak
-  else if (body.password !== body.passwordConfirm) errors.passwordConfirm = 'The two passwords differ.'
+  else if (body.password !== body.passwordConfirm) errors.passwordConfirm = t('validation.passwordsDiffer')
   return errors
 }
 
@@ -54,18 +56,20 @@ export const registerEndpoint = (options: AccountsOptions) =>
   accountEndpoint('post', '/register', async (req, body) => {
     // Every attempt counts toward the per-IP limit, with or without a right captcha.
     await limitByIp(req, 'register')
-    const errors = formErrors(body)
+    // In the visitor's language (the site forwards their cookie and Accept-Language).
+    const t = translatorFor(req)
+    const errors = formErrors(t, body)
     const captchaResult = await checkCaptcha(req.payload, cookieValue(req, CAPTCHA_COOKIE), body.captcha)
     const unanswered = typeof body.captcha !== 'string' || body.captcha.trim() === ''
-    if (captchaResult === 'wrong') errors.captcha = unanswered ? 'Type the characters of the picture.' : 'The characters do not match the picture. Try the new one.'
-    else if (captchaResult !== 'ok') errors.captcha = 'The picture has expired. Type the characters of the new one.'
+    if (captchaResult === 'wrong') errors.captcha = unanswered ? t('validation.captchaEmpty') : t('validation.captchaWrong')
+    else if (captchaResult !== 'ok') errors.captcha = t('validation.captchaExpired')
     if (Object.keys(errors).length) return fieldErrors(errors)
 
     const email = normalEmail(body.email)
     const name = (body.name ?? '').trim()
 
     if (await emailTaken(req, email)) {
-      if (!options.verifyEmail) return fieldErrors({ email: 'An account with this e-mail already exists.' })
+      if (!options.verifyEmail) return fieldErrors({ email: t('validation.emailTaken') })
       // The same work and the same answer as a new registration: a hash's time, one mail, 201.
       await spendPasswordCheckTime(body.password)
       const mail = accountExistsMail({ siteName: await siteName(req), baseUrl: options.baseUrl })
@@ -91,7 +95,7 @@ export const registerEndpoint = (options: AccountsOptions) =>
     if (options.verifyEmail) {
       // Not signed in yet: the mailed link confirms the address first.
       const stored = await readHiddenAuthFields(req.payload, created.id, req)
-      const mail = verifyEmailMail({ siteName: await siteName(req), baseUrl: options.baseUrl, token: stored?._verificationToken ?? '', name })
+      const mail = verifyEmailMail({ siteName: await siteName(req), baseUrl: options.baseUrl, token: stored?._verificationToken ?? '', name, t })
       await req.payload.sendEmail({ to: email, subject: mail.subject, text: mail.text, html: mail.html })
       return checkYourMail(email)
     }
