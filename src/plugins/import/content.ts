@@ -103,15 +103,15 @@ function expandShortcodes(html: string, shortcodes: Set<string>, options: Conver
   return (
     replacePairs(
       replacePairs(html, '[caption', '[/caption]', (_attrs, inner) => {
-        const image = /<img\b[^>]*>/i.exec(inner)?.[0] ?? ''
-        const caption = inner.replace(image, '').replace(/<\/?a\b[^>]*>/gi, '').trim()
+        const image = /<img\b[^<>]*>/i.exec(inner)?.[0] ?? ''
+        const caption = inner.replace(image, '').replace(/<\/?a\b[^<>]*>/gi, '').trim()
         return `<figure>${image}<figcaption>${caption}</figcaption></figure>`
       }),
       '[embed',
       '[/embed]',
       (_attrs, url) => embedLink(url.trim()),
     )
-      .replace(/\[gallery([^\]]*)\]/gi, (_m, attrs: string) => {
+      .replace(/\[gallery([^[\]]*)\]/gi, (_m, attrs: string) => {
         const ids = (attr(attrs, 'ids') ?? '').split(',').map((s) => s.trim()).filter(Boolean)
         const urls = ids.map((id) => options.attachmentUrl?.(id)).filter((u): u is string => !!u)
         if (!urls.length) {
@@ -121,7 +121,7 @@ function expandShortcodes(html: string, shortcodes: Set<string>, options: Conver
         return urls.map((u) => `<p><img src="${escapeHtml(u)}" alt=""></p>`).join('')
       })
       // A shortcode of a plugin (contact forms, sliders…): left as text, named in the report.
-      .replace(/\[([a-z][a-z0-9_-]{1,40})(?=[\s\]])[^\]\n]{0,500}\]/gi, (m, name: string) => {
+      .replace(/\[([a-z][a-z0-9_-]+)(?![a-z0-9_-])(?=[\s\]])[^[\]\n]*\]/gi, (m, name: string) => {
         shortcodes.add(name.toLowerCase())
         return m
       })
@@ -140,7 +140,7 @@ function decodeEntities(text: string): string {
 /** Gutenberg's block comments go. */
 function stripBlocks(html: string): string {
   // An embed block keeps its URL as the text of its figure: it becomes a link (markdown-it's linkify).
-  return html.replace(/<!--\s*\/?wp:[^>]*?-->/g, '')
+  return html.replace(/<!--\s*\/?wp:[^<>]*-->/g, '')
 }
 
 /** WordPress's wpautop, simplified: blank lines separate paragraphs in classic posts (no <p> in the source). */
@@ -168,9 +168,9 @@ const VOID = new Set(['br', 'img', 'hr', 'input', 'meta', 'link', 'source', 'wbr
 function nestingDepth(html: string): number {
   let depth = 0
   let max = 0
-  for (const m of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9]{0,20})[^<>]{0,2000}?(\/?)>/g)) {
+  for (const m of html.matchAll(/<(\/?)([a-zA-Z][a-zA-Z0-9]*)((?:[^<>a-zA-Z0-9][^<>]*)?)>/g)) {
     const name = m[2]!.toLowerCase()
-    if (VOID.has(name) || m[3]) continue
+    if (VOID.has(name) || m[3]!.endsWith('/')) continue
     depth = m[1] ? Math.max(0, depth - 1) : depth + 1
     if (depth > max) max = depth
   }

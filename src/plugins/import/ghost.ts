@@ -15,6 +15,7 @@ import { readFile } from 'node:fs/promises'
 import type { Payload } from 'payload'
 
 import type { CommandIO } from '../../../jobs/commands'
+import { withoutTrailingSlashes } from '../../lib/redirectPath'
 import { htmlToMarkdown } from './content'
 import type { MediaImporter } from './media'
 import { ImportFileError, ImportReport } from './report'
@@ -87,7 +88,7 @@ export async function importGhost(payload: Payload, options: GhostImportOptions)
   }
   const { data, version } = dataOf(json)
   const report = new ImportReport('ghost', options.file, options.dryRun)
-  const site = (options.siteUrl ?? '').replace(/\/+$/, '')
+  const site = withoutTrailingSlashes(options.siteUrl ?? '')
   const map = await LegacyMap.load(payload, 'ghost', site || 'ghost')
   const ctx = context(payload, report, map)
   const posts = data.posts ?? []

@@ -15,7 +15,10 @@ import { errorText, type ImportContext } from './store'
 
 export type MediaOptions = { outbound: OutboundPolicy; mediaDir?: string; timeoutMs?: number; maxBytes?: number }
 
-const IMAGE_URL = /!\[[^\]\n]{0,500}\]\((https?:\/\/[^)\s]{1,2000})\)|<img\b[^>]{0,2000}?\bsrc="(https?:\/\/[^"\s]{1,2000})"/g
+// Linear scans: each pattern's runs stop at the character that would start another match.
+const MARKDOWN_IMAGE_URL = /!\[[^[\]\n]*\]\((https?:\/\/[^()\s]+)\)/g
+const IMG_TAG = /<img\b[^<>]*>/gi
+const SRC_ATTRIBUTE = /\ssrc="(https?:\/\/[^"\s<>]+)"/
 const UPLOAD_FOLDERS = ['/wp-content/uploads/', '/content/images/']
 const IMAGE_EXTENSION = /\.(jpe?g|png|gif|webp)$/i
 
@@ -26,7 +29,11 @@ export class MediaImporter {
   /** The body with each image it could import pointing at Inkwell's copy. */
   async rewrite(ctx: ImportContext, markdown: string, what: string): Promise<string> {
     const urls = new Set<string>()
-    for (const m of markdown.matchAll(IMAGE_URL)) urls.add((m[1] ?? m[2])!)
+    for (const m of markdown.matchAll(MARKDOWN_IMAGE_URL)) urls.add(m[1]!)
+    for (const [tag] of markdown.matchAll(IMG_TAG)) {
+      const src = SRC_ATTRIBUTE.exec(tag)?.[1]
+      if (src) urls.add(src)
+    }
     let out = markdown
     for (const url of urls) {
       const local = await this.import(ctx, url, what)

@@ -12,6 +12,7 @@ import type { Payload } from 'payload'
 
 import { AUTHOR } from '../../access/catalog'
 import { renderMarkdown, storableMarkdown } from '../../lib/markdown'
+import { EMAIL_PATTERN } from '../../lib/emailAddress'
 import { poolOf, query } from '../../lib/pool'
 import { normalizeRedirectPath } from '../../lib/redirectPath'
 import { ImportReport, type Kind } from './report'
@@ -101,7 +102,7 @@ export async function ensureAuthor(ctx: ImportContext, person: Person, isOwner: 
       return owner
     }
   }
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+  if (!EMAIL_PATTERN.test(email)) {
     report.skip('authors', person.login, `no usable e-mail address ("${clip(person.email, 80)}"): their posts go to the site owner`)
     return undefined
   }

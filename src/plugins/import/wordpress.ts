@@ -21,6 +21,7 @@
 import type { Payload } from 'payload'
 
 import type { CommandIO } from '../../../jobs/commands'
+import { withoutTrailingSlashes } from '../../lib/redirectPath'
 import { htmlToMarkdown, type Converted } from './content'
 import type { MediaImporter } from './media'
 import { ImportReport } from './report'
@@ -80,7 +81,7 @@ export async function importWordPress(payload: Payload, options: WordPressImport
   const attachments = new Map<string, Attachment>()
   let items = 0
   for await (const record of readWxr(options.file, limits)) {
-    if (record.kind === 'channel') site = (record.baseBlogUrl || record.link || record.baseSiteUrl).replace(/\/+$/, '')
+    if (record.kind === 'channel') site = withoutTrailingSlashes(record.baseBlogUrl || record.link || record.baseSiteUrl)
     else if (record.kind === 'author') authors.push(record.node)
     else if (record.kind === 'category') categories.push(record.node)
     else if (record.kind === 'tag') tags.push(record.node)
