@@ -30,12 +30,15 @@ export async function up({ db }: MigrateUpArgs): Promise<void> {
     CREATE INDEX IF NOT EXISTS "payload_locked_documents_rels_bookmarks_id_idx" ON "payload_locked_documents_rels" USING btree ("bookmarks_id");
 
     ALTER TABLE "articles" ADD COLUMN IF NOT EXISTS "bookmark_count" numeric DEFAULT 0;
+    -- Articles keep versions (src/plugins/drafts): every field has a column in "_articles_v" too.
+    ALTER TABLE "_articles_v" ADD COLUMN IF NOT EXISTS "version_bookmark_count" numeric DEFAULT 0;
   `)
 }
 
 export async function down({ db }: MigrateDownArgs): Promise<void> {
   await db.execute(sql`
     ALTER TABLE "articles" DROP COLUMN IF EXISTS "bookmark_count";
+    ALTER TABLE "_articles_v" DROP COLUMN IF EXISTS "version_bookmark_count";
     ALTER TABLE "payload_locked_documents_rels" DROP COLUMN IF EXISTS "bookmarks_id";
     DROP TABLE IF EXISTS "bookmarks" CASCADE;
   `)

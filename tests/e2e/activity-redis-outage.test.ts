@@ -119,7 +119,7 @@ async function signInDuring(outage: string): Promise<void> {
 async function shownCount(): Promise<number> {
   const res = await fetch(app.url + articlePath, { headers: { 'user-agent': BROWSER, 'sec-purpose': 'prefetch' } })
   const html = await res.text()
-  const match = new RegExp(`data-views="${article.id}">([\\d,]+) views?<`).exec(html)
+  const match = new RegExp(`data-views="${article.id}"[^>]*>([\\d,]+) views?<`).exec(html)
   if (!match) throw new Error(`no view count on the article page (${res.status})`)
   return Number(match[1]!.replace(/,/g, ''))
 }

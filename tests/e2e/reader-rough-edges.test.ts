@@ -123,7 +123,7 @@ describe('"Write"', () => {
     const author = await signedIn('author2@inkwell.test')
     const write = author.getByRole('link', { name: 'Write' })
     await expect(write.getAttribute('href')).resolves.toBe('/admin/collections/articles/create')
-    await Promise.all([author.waitForURL(/\/admin\/collections\/articles\/create/), write.click()])
+    await Promise.all([author.waitForURL(/\/admin\/collections\/articles\/(create|\d+)/), write.click()])
     await author.locator('#field-title').waitFor()
     await expect(author.getByText('Unauthorized').count()).resolves.toBe(0)
   })

@@ -76,7 +76,7 @@ export const importPlugin =
     const redirects = redirectsPlugin({
       collections: ['articles'],
       overrides: {
-        admin: { group: 'Settings', description: 'Old addresses answering 301 with a new one (imports add those of the old site).' },
+        admin: { useAsTitle: 'from', group: 'Settings', description: 'Old addresses answering 301 with a new one (imports add those of the old site).' },
         access: { read: () => true, create: can('settings.manage'), update: can('settings.manage'), delete: can('settings.manage') },
       },
     })
