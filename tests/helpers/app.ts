@@ -92,7 +92,9 @@ export async function startApp(
   })
   await ready
   // The moderation plugin holds a new account's first reply: e2e flows post as new readers (tests/helpers/moderation.ts).
-  if (!shareDatabase && !moderationDefaults) await adminQuery(databaseUrl, TRUST_TEST_READERS_SQL)
+  // An app told to use another database (the embedded one: DATABASE_URL='') keeps that database's own rules.
+  const onTestDatabase = (env.DATABASE_URL ?? databaseUrl) === databaseUrl
+  if (!shareDatabase && !moderationDefaults && onTestDatabase) await adminQuery(databaseUrl, TRUST_TEST_READERS_SQL)
 
   const dropDatabase = async () => void (await adminQuery(adminUrl, `drop database if exists "${name}" with (force)`))
   const stop = async ({ keepDatabase = false } = {}) => {
