@@ -449,6 +449,15 @@ export interface Reply {
   answeredReply?: number | null;
   moderationFingerprint?: string | null;
   trainedAs?: ('spam' | 'ham') | null;
+  akismetContext?:
+    | {
+        [k: string]: unknown;
+      }
+    | unknown[]
+    | string
+    | number
+    | boolean
+    | null;
   /**
    * Imported comment: the name its writer signed with.
    */
@@ -1030,6 +1039,7 @@ export interface RepliesSelect<T extends boolean = true> {
   answeredReply?: T;
   moderationFingerprint?: T;
   trainedAs?: T;
+  akismetContext?: T;
   guestName?: T;
   updatedAt?: T;
   createdAt?: T;

@@ -114,6 +114,10 @@ const schema = z.object({
   TRANSLATE_ENDPOINT: z.preprocess(emptyToUndefined, httpUrl.default('https://fanyi-api.baidu.com/api/trans/vip/translate')),
   TRANSLATE_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(60_000).default(5000)),
   TRANSLATE_TRIES: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(20).default(5)),
+  // Moderation (issue 29): Akismet's second opinion, off without a key; another address for tests; its time limit.
+  AKISMET_KEY: optionalString,
+  AKISMET_ENDPOINT: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  AKISMET_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(10_000).default(1500)),
   OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
   // How long a provider may take to answer one request (token, profile, discovery, keys) before the sign-in fails.
   OAUTH_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(500).max(120_000).default(10_000)),
@@ -260,6 +264,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
       timeoutMs: e.TRANSLATE_TIMEOUT_MS,
       tries: e.TRANSLATE_TRIES,
     },
+    akismet: { key: e.AKISMET_KEY, endpoint: e.AKISMET_ENDPOINT, timeoutMs: e.AKISMET_TIMEOUT_MS },
     avatarMaxBytes: e.AVATAR_MAX_BYTES,
     verifyEmail: e.REGISTER_VERIFY_EMAIL,
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE,

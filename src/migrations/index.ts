@@ -23,6 +23,7 @@ import * as migration_20261126_100000_moderation from './20261126_100000_moderat
 import * as migration_20261126_110000_import from './20261126_110000_import';
 import * as migration_20261126_120000_user_language from './20261126_120000_user_language';
 import * as migration_20261126_130000_article_versions from './20261126_130000_article_versions';
+import * as migration_20261126_140000_akismet from './20261126_140000_akismet';
 
 export const migrations = [
   {
@@ -149,5 +150,10 @@ export const migrations = [
     up: migration_20261126_130000_article_versions.up,
     down: migration_20261126_130000_article_versions.down,
     name: '20261126_130000_article_versions'
+  },
+  {
+    up: migration_20261126_140000_akismet.up,
+    down: migration_20261126_140000_akismet.down,
+    name: '20261126_140000_akismet'
   },
 ];

@@ -85,7 +85,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     dashboard: dashboardPlugin({ timeZone: env.timeZone }),
     seo: articleSeoPlugin({ siteName: 'Inkwell' }),
     webhooks: webhooksPlugin({ outbound: env.outbound }),
-    moderation: moderationPlugin({ baseUrl: env.baseUrl }),
+    moderation: moderationPlugin({ baseUrl: env.baseUrl, akismet: env.akismet }),
     import: importPlugin({ outbound: env.outbound, baseUrl: env.baseUrl }),
     // Last: they decorate the collections the plugins above added.
     renderCache: renderCachePlugin(),

@@ -1,11 +1,14 @@
 /**
  * Moderation (issue 29) on a real database and SMTP server, QUEUE_CONNECTION=sync:
  * reply states on the Local API, REST and GraphQL; what readers see and count;
- * notifications on approval exactly once; the state log; bad input.
+ * notifications on approval exactly once; the state log; the queue's pages;
+ * bad input. Akismet has an address here (a loopback fake) but no key: it is
+ * never asked (tests/integration/moderationAkismet.test.ts asks it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { syncJobsIdle } from '../../jobs/queue'
+import { startAkismetServer, type AkismetServer } from '../helpers/akismetServer'
 import type { User } from '../../src/payload-types'
 import { writeArticle } from '../helpers/articles'
 import { setRules } from '../helpers/moderation'
@@ -16,13 +19,15 @@ import { createCast, PASSWORD, register } from '../helpers/users'
 
 let t: TestPayload
 let inbox: Inbox
+let akismet: AkismetServer
 let cast: Awaited<ReturnType<typeof createCast>>
 let articleId: number
 
 beforeAll(async () => {
   inbox = await startInbox()
-  // LOG_LEVEL: the burst's 40 refusals would each log a line.
-  t = await createTestPayload({ ...smtpEnv(inbox), QUEUE_CONNECTION: 'sync', LOG_LEVEL: 'fatal' })
+  akismet = await startAkismetServer()
+  // LOG_LEVEL: the burst's 40 refusals would each log a line. AKISMET_KEY empty: Akismet is off.
+  t = await createTestPayload({ ...smtpEnv(inbox), QUEUE_CONNECTION: 'sync', LOG_LEVEL: 'fatal', AKISMET_KEY: '', AKISMET_ENDPOINT: akismet.url })
   cast = await createCast(t.payload)
   articleId = (await writeArticle(t.payload, cast.author, 'Held back')).id
   await setRules(t.payload) // a fresh site's defaults: first reply held, 3+ links held
@@ -31,6 +36,7 @@ afterAll(async () => {
   await syncJobsIdle()
   await t?.destroy()
   await inbox?.stop()
+  await akismet?.stop()
 })
 
 const post = (user: User, body: string, article = articleId) =>
@@ -194,6 +200,33 @@ describe('the moderation queue, reports and the digest', () => {
     await setRules(t.payload)
   })
 
+  it('pages the queue: a page of held replies at a time, every one once, the count of all; a page past the end shows the last', async () => {
+    const { loadQueue } = await import('../../src/plugins/moderation/queue')
+    // The application's own writes may set a state: twelve held replies, without scoring each.
+    for (let i = 0; i < 12; i++) {
+      await t.payload.create({ collection: 'replies', data: { article: articleId, body: `Waiting reply ${i}`, author: cast.reader.id, status: 'held' } as never })
+    }
+    const first = await loadQueue(t.payload, 'held', 1, 5)
+    expect(first.total).toBe(first.counts.held)
+    expect(first.total).toBeGreaterThanOrEqual(12)
+    expect(first).toMatchObject({ page: 1, pageSize: 5, pages: Math.ceil(first.total / 5) })
+    const seen: number[] = []
+    for (let page = 1; page <= first.pages; page++) {
+      const { items } = await loadQueue(t.payload, 'held', page, 5)
+      expect(items.length).toBe(page < first.pages ? 5 : first.total - 5 * (first.pages - 1))
+      seen.push(...items.map((i) => i.id))
+    }
+    expect(new Set(seen).size).toBe(first.total)
+    const past = await loadQueue(t.payload, 'held', first.pages + 3, 5)
+    expect(past.page).toBe(first.pages)
+    expect(past.items.map((i) => i.id)).toEqual(seen.slice(5 * (first.pages - 1)))
+    // The default page size, and a page number from the address that is not one.
+    const { pageFrom, QUEUE_PAGE_SIZE } = await import('../../src/plugins/moderation/queue')
+    expect((await loadQueue(t.payload, 'held')).pageSize).toBe(QUEUE_PAGE_SIZE)
+    expect([pageFrom('2'), pageFrom('0'), pageFrom('-1'), pageFrom('x'), pageFrom(undefined), pageFrom('1e400')]).toEqual([2, 1, 1, 1, 1, 1])
+    await t.payload.delete({ collection: 'replies', where: { body: { like: 'Waiting reply' } } })
+  })
+
   it('mails moderators one daily digest of what waits', async () => {
     const { registeredCommands } = await import('../../jobs/commands')
     const digest = registeredCommands(t.payload).schedules.find((s) => s.name === 'moderation-digest')!
@@ -259,5 +292,11 @@ describe('bad input', () => {
     expect(stored.totalDocs).toBe(statuses.filter((s) => s === 201).length)
     // The first is held (a first reply); the rest wait too (posting speed raises the score), and none is public.
     expect(stored.docs.every((r) => r.status !== 'published')).toBe(true)
+  })
+})
+
+describe('Akismet without a key', () => {
+  it('was never asked, about replies over REST or registrations', () => {
+    expect(akismet.calls).toEqual([])
   })
 })

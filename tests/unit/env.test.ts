@@ -47,6 +47,8 @@ describe('configuration', () => {
     [{ PAYLOAD_SECRET: 'short' }, 'PAYLOAD_SECRET'],
     [{ SEED_PASSWORD: 'abc' }, 'SEED_PASSWORD'],
     [{ APP_DEBUG: 'maybe' }, 'APP_DEBUG'],
+    [{ AKISMET_ENDPOINT: 'rest.akismet.com' }, 'AKISMET_ENDPOINT'],
+    [{ AKISMET_TIMEOUT_MS: '50' }, 'AKISMET_TIMEOUT_MS'],
   ])('refuses %j with a message naming %s', (extra, variable) => {
     expect(failure(extra)).toContain(`${variable}`)
   })
@@ -85,6 +87,12 @@ describe('configuration', () => {
     const message = failure({ MAIL_USERNAME: 'blog@example.com', MAIL_FROM_ADDRESS: 'other@example.com' })
     expect(message).toContain('MAIL_FROM_ADDRESS')
     expect(message).toContain('MAIL_USERNAME')
+  })
+
+  it('asks Akismet only with a key: off by default, an endpoint override and a 1.5 s limit', () => {
+    expect(build({}).akismet).toEqual({ key: undefined, endpoint: undefined, timeoutMs: 1500 })
+    expect(build({ AKISMET_KEY: ' ' }).akismet.key).toBeUndefined()
+    expect(build({ AKISMET_KEY: 'abc123', AKISMET_ENDPOINT: 'http://127.0.0.1:9/', AKISMET_TIMEOUT_MS: '300' }).akismet).toEqual({ key: 'abc123', endpoint: 'http://127.0.0.1:9', timeoutMs: 300 })
   })
 
   it('uses implicit TLS on port 465', () => {

@@ -68,6 +68,22 @@ describe('signals', () => {
     )
     expect(linkHosts('www.example.org and http://a.b.example/x')).toEqual(['example.org', 'a.b.example'])
   })
+
+  it('weighs Akismet as a second opinion: spam holds a new account’s reply, ham leans to genuine, unavailable is only named', () => {
+    const model = emptyModel()
+    const newAccount = { accountAgeMinutes: 5 }
+    const alone = scoreText(model, 'Nice post', newAccount)
+    const spam = scoreText(model, 'Nice post', { ...newAccount, akismet: 'spam' })
+    expect(spam.reasons).toContain('Akismet: spam')
+    expect(spam.score).toBeGreaterThanOrEqual(DEFAULT_RULES.holdThreshold)
+    expect(spam.score).toBeLessThan(DEFAULT_RULES.spamThreshold)
+    expect(scoreText(model, 'Nice post https://a.example', { ...newAccount, akismet: 'spam', recentReplies: 6 }).score).toBeGreaterThanOrEqual(DEFAULT_RULES.spamThreshold)
+    const ham = scoreText(model, 'Nice post', { ...newAccount, akismet: 'ham' })
+    expect(ham.score).toBeLessThan(alone.score)
+    const down = scoreText(model, 'Nice post', { ...newAccount, akismet: 'unavailable' })
+    expect(down.score).toBe(alone.score)
+    expect(down.reasons).toEqual(['Akismet unavailable', ...alone.reasons])
+  })
 })
 
 describe('rules', () => {

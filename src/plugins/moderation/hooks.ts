@@ -2,11 +2,12 @@
  * The moderation rules on the Replies collection, where every path (REST,
  * GraphQL, the Local API, the reader site's forms) obeys them:
  * - `decideOnCreate` (beforeChange): a new reply by a signed-in writer is
- *   scored and given its state by the owner's rules; the application's own
- *   writes (no user: seeds, imports) are published.
+ *   scored (with Akismet's opinion when it is configured: akismet.ts) and
+ *   given its state by the owner's rules; the application's own writes (no
+ *   user: seeds, imports) are published.
  * - `onUpdate` (beforeChange): a moderator's change of state teaches the
  *   classifier (approve = ham, spam = spam; changing one's mind takes the
- *   lesson back); a writer's edit is scored again and can only lose
+ *   lesson back, and Akismet is told in a job); a writer's edit is scored again and can only lose
  *   publication, never gain it. The state itself is written by moderators
  *   only (the field's access drops anyone else's value).
  * - `recordStateChange` (afterChange): the log of who changed what, when.
@@ -18,9 +19,11 @@ import type { Access, CollectionAfterChangeHook, CollectionBeforeChangeHook, Pay
 import { ValidationError } from 'payload'
 
 import { ANSWERED_REPLY } from '../../../collections/Replies/hooks/attachToTopLevel'
+import { enqueue } from '../../../jobs/queue'
 import { hasPermission, permissionsOf } from '../../access'
 import { transactionDb } from '../../lib/pool'
 import { sql } from '@payloadcms/db-postgres'
+import { AKISMET_REPORT_JOB, askAkismet, permalinkOf, visitorOf, type Akismet, type AkismetContext, type AkismetVerdict } from './akismet'
 import { message } from './messages'
 import { decide, type Rules, type ReplyState } from './rules'
 import { rulesOf } from './settings'
@@ -64,75 +67,93 @@ async function isTrusted(req: PayloadRequest, rules: Rules): Promise<boolean> {
   return rules.trustedRoles.some((slug) => roles.has(slug))
 }
 
+/** Akismet's opinion of a reply; undefined when it is off, or there is no visitor to describe. */
+async function secondOpinion(req: PayloadRequest, akismet: Akismet | undefined, visitor: AkismetContext | undefined, text: string, article: unknown): Promise<AkismetVerdict | undefined> {
+  if (!akismet || !visitor) return undefined
+  const user = req.user as { name?: string | null; email?: string | null }
+  return askAkismet(akismet, { ...visitor, type: 'comment', content: text, name: user.name ?? undefined, email: user.email ?? undefined, permalink: permalinkOf(akismet.blog, article) }, req.payload.logger)
+}
+
 /** The state the rules give this text from this writer, and the score and reasons; throws for a blocked word. */
-async function judge(req: PayloadRequest, text: string, fingerprint: string) {
+async function judge(req: PayloadRequest, text: string, fingerprint: string, akismet: Akismet | undefined, article: unknown) {
   const userId = req.user!.id as number
   const rules = await rulesOf(req)
-  const [facts, model, trusted] = await Promise.all([writerFacts(req, userId, fingerprint), modelOf(req), isTrusted(req, rules)])
-  const score = scoreText(model, text, facts)
+  // Trusted writers are published whatever the score: their text is not sent to Akismet.
+  const trusted = await isTrusted(req, rules)
+  const visitor = trusted ? undefined : visitorOf(req)
+  const [facts, model, verdict] = await Promise.all([writerFacts(req, userId, fingerprint), modelOf(req), secondOpinion(req, akismet, visitor, text, article)])
+  const score = scoreText(model, text, { ...facts, akismet: verdict })
   const decision = decide(rules, text, { trusted, blocked: facts.blocked, publishedReplies: facts.publishedReplies }, score)
   if ('refused' in decision) {
     throw new ValidationError({ collection: 'replies', errors: [{ path: 'body', message: message('blockedWord', { word: decision.refused }) }] })
   }
-  return { state: decision.state, score: score.score, reasons: decision.reasons }
+  // Kept on the reply only when Akismet saw it, so a moderator's decision can be reported with the same facts.
+  return { state: decision.state, score: score.score, reasons: decision.reasons, akismetContext: verdict ? visitor : undefined }
 }
 
-export const decideOnCreate: CollectionBeforeChangeHook = async ({ data, operation, req, context }) => {
-  if (operation !== 'create') return data
-  const text = typeof data.body === 'string' ? data.body : ''
-  const fingerprint = fingerprintOf(text)
-  const answered = req.context[ANSWERED_REPLY]
-  const base = { ...data, moderationFingerprint: fingerprint, answeredReply: typeof answered === 'number' ? answered : null }
-  if (!req.user || req.user.collection !== 'users' || context?.silent) {
-    // The application's own writes: published, unless it says otherwise (only overrideAccess can).
-    const status = typeof data.status === 'string' ? data.status : 'published'
-    return { ...base, status, firstPublishedAt: status === 'published' ? new Date().toISOString() : null }
-  }
-  const { state, score, reasons } = await judge(req, text, fingerprint)
-  return {
-    ...base,
-    status: state,
-    spamScore: score,
-    moderationReasons: reasons,
-    firstPublishedAt: state === 'published' ? new Date().toISOString() : null,
-  }
-}
-
-type Stored = { status?: ReplyState | null; body?: string; firstPublishedAt?: string | null; trainedAs?: 'spam' | 'ham' | null }
-
-export const onUpdate: CollectionBeforeChangeHook = async ({ data, operation, originalDoc, req }) => {
-  if (operation !== 'update' || !originalDoc) return data
-  const before = originalDoc as Stored
-  const from: ReplyState = before.status ?? 'published'
-  let to: ReplyState = (data.status as ReplyState | undefined) ?? from
-  const next: Record<string, unknown> = { ...data }
-  const moderator = Boolean(req.user) && (await hasPermission(req, MODERATE))
-
-  // A writer's edit is judged again: a reply published clean cannot be edited into spam.
-  if (!moderator && req.user && typeof data.body === 'string' && data.body !== before.body) {
-    const fingerprint = fingerprintOf(data.body)
-    const judged = await judge(req, data.body, fingerprint)
-    next.moderationFingerprint = fingerprint
-    next.spamScore = judged.score
-    next.moderationReasons = judged.reasons
-    if (from === 'published' && judged.state !== 'published' && !judged.reasons.includes('first reply')) {
-      to = judged.state === 'spam' ? 'spam' : 'held'
-      next.status = to
+export const decideOnCreate =
+  (akismet: Akismet | undefined): CollectionBeforeChangeHook =>
+  async ({ data, operation, req, context }) => {
+    if (operation !== 'create') return data
+    const text = typeof data.body === 'string' ? data.body : ''
+    const fingerprint = fingerprintOf(text)
+    const answered = req.context[ANSWERED_REPLY]
+    const base = { ...data, moderationFingerprint: fingerprint, answeredReply: typeof answered === 'number' ? answered : null }
+    if (!req.user || req.user.collection !== 'users' || context?.silent) {
+      // The application's own writes: published, unless it says otherwise (only overrideAccess can).
+      const status = typeof data.status === 'string' ? data.status : 'published'
+      return { ...base, status, firstPublishedAt: status === 'published' ? new Date().toISOString() : null }
+    }
+    const { state, score, reasons, akismetContext } = await judge(req, text, fingerprint, akismet, data.article)
+    return {
+      ...base,
+      status: state,
+      spamScore: score,
+      moderationReasons: reasons,
+      akismetContext: akismetContext ?? null,
+      firstPublishedAt: state === 'published' ? new Date().toISOString() : null,
     }
   }
 
-  if (to === 'published' && !before.firstPublishedAt) next.firstPublishedAt = new Date().toISOString()
+type Stored = { status?: ReplyState | null; body?: string; firstPublishedAt?: string | null; trainedAs?: 'spam' | 'ham' | null; akismetContext?: AkismetContext | null }
 
-  // A moderator's decision teaches the classifier, once per reply; a changed mind takes the lesson back.
-  const label = moderator && to !== from ? (to === 'published' ? 'ham' : to === 'spam' ? 'spam' : undefined) : undefined
-  if (label && label !== before.trainedAs) {
-    const tokens = tokenize(String(next.body ?? before.body ?? ''))
-    if (before.trainedAs) await learnReply(req, tokens, before.trainedAs, -1)
-    await learnReply(req, tokens, label, 1)
-    next.trainedAs = label
+export const onUpdate =
+  (akismet: Akismet | undefined): CollectionBeforeChangeHook =>
+  async ({ data, operation, originalDoc, req }) => {
+    if (operation !== 'update' || !originalDoc) return data
+    const before = originalDoc as Stored
+    const from: ReplyState = before.status ?? 'published'
+    let to: ReplyState = (data.status as ReplyState | undefined) ?? from
+    const next: Record<string, unknown> = { ...data }
+    const moderator = Boolean(req.user) && (await hasPermission(req, MODERATE))
+
+    // A writer's edit is judged again: a reply published clean cannot be edited into spam.
+    if (!moderator && req.user && typeof data.body === 'string' && data.body !== before.body) {
+      const fingerprint = fingerprintOf(data.body)
+      const judged = await judge(req, data.body, fingerprint, akismet, originalDoc.article)
+      next.moderationFingerprint = fingerprint
+      next.spamScore = judged.score
+      next.moderationReasons = judged.reasons
+      if (from === 'published' && judged.state !== 'published' && !judged.reasons.includes('first reply')) {
+        to = judged.state === 'spam' ? 'spam' : 'held'
+        next.status = to
+      }
+    }
+
+    if (to === 'published' && !before.firstPublishedAt) next.firstPublishedAt = new Date().toISOString()
+
+    // A moderator's decision teaches the classifier, once per reply; a changed mind takes the lesson back.
+    const label = moderator && to !== from ? (to === 'published' ? 'ham' : to === 'spam' ? 'spam' : undefined) : undefined
+    if (label && label !== before.trainedAs) {
+      const tokens = tokenize(String(next.body ?? before.body ?? ''))
+      if (before.trainedAs) await learnReply(req, tokens, before.trainedAs, -1)
+      await learnReply(req, tokens, label, 1)
+      next.trainedAs = label
+      // Akismet learns from the same decision, in a job: after the commit, off this request, retried if it is down.
+      if (akismet && before.akismetContext) await enqueue(req, AKISMET_REPORT_JOB, { replyId: originalDoc.id as number, as: label }, { key: `${AKISMET_REPORT_JOB}:${originalDoc.id}:${label}` })
+    }
+    return next
   }
-  return next
-}
 
 export const recordStateChange: CollectionAfterChangeHook = async ({ doc, previousDoc, operation, req }) => {
   const to = (doc.status ?? 'published') as ReplyState

@@ -8,26 +8,39 @@
  * webhooks announce a reply when it is first published (src/lib/replyVisibility.ts).
  * Moderators work in the admin's moderation queue (/admin/moderation, a
  * nav badge counts what waits), readers report replies (reply-reports), and
- * a daily digest mails moderators. Remove this plugin and every reply is
+ * a daily digest mails moderators. With an Akismet key (AKISMET_KEY), Akismet
+ * gives a second opinion on new replies and registrations and hears the
+ * moderators' decisions (akismet.ts). Remove this plugin and every reply is
  * published at once, as before.
  */
 import type { CollectionConfig, Config, Field, GlobalConfig, Plugin } from 'payload'
 
 import { ModerationEvents } from '../../../collections/ModerationEvents'
 import { ReplyReports } from '../../../collections/ReplyReports'
-import { addSchedules } from '../../../jobs/commands'
+import { addJobs, addSchedules } from '../../../jobs/commands'
 import { fieldCan } from '../../access'
 import { serverSecret, serverWritten } from '../../fields/serverOwned'
 import { addToConfig } from '../addToConfig'
 import { decorateCollection } from '../decorateCollection'
 import { decideOnCreate, MODERATE, onUpdate, recordStateChange, visibleReplies } from './hooks'
 import { REPLY_STATES } from './rules'
+import { akismetFrom, AKISMET_REPORT_JOB, reportDecision, type Akismet, type AkismetOptions, type AkismetReportData } from './akismet'
 import { digestSchedule } from './digest'
 import { scoreRegistration } from './registration'
 import { handleModerationAction, MODERATION_ACTION_PATH, MODERATION_QUEUE_PATH } from './queue'
 import { moderationSettingsField } from './settings'
 
-export type ModerationOptions = { baseUrl: string }
+declare module '../../../jobs/definitions' {
+  interface JobData {
+    'akismet-report': AkismetReportData
+  }
+}
+
+export type ModerationOptions = {
+  baseUrl: string
+  /** Akismet's key, address and time limit (AKISMET_*); without a key, moderation asks no one. */
+  akismet?: Omit<AkismetOptions, 'blog'>
+}
 
 const moderatorsOnly = { read: fieldCan(MODERATE), create: () => false, update: () => false }
 
@@ -52,9 +65,11 @@ const replyFields: Field[] = [
   { name: 'moderationFingerprint', type: 'text', index: true, access: serverSecret, admin: { hidden: true } },
   // What the classifier learnt from this reply, so a changed decision can take it back.
   { name: 'trainedAs', type: 'select', options: ['spam', 'ham'], access: serverSecret, admin: { hidden: true } },
+  // The visitor's address and browser when Akismet was asked: a moderator's decision is reported with the same facts.
+  { name: 'akismetContext', type: 'json', access: serverSecret, admin: { hidden: true } },
 ]
 
-function moderateReplies(replies: CollectionConfig): CollectionConfig {
+const moderateReplies = (akismet: Akismet | undefined) => (replies: CollectionConfig): CollectionConfig => {
   const hooks = replies.hooks ?? {}
   return {
     ...replies,
@@ -62,7 +77,7 @@ function moderateReplies(replies: CollectionConfig): CollectionConfig {
     access: { ...replies.access, read: visibleReplies(replies.access!.read!) },
     hooks: {
       ...hooks,
-      beforeChange: [...(hooks.beforeChange ?? []), decideOnCreate, onUpdate],
+      beforeChange: [...(hooks.beforeChange ?? []), decideOnCreate(akismet), onUpdate(akismet)],
       afterChange: [...(hooks.afterChange ?? []), recordStateChange],
     },
     fields: [...replies.fields, ...replyFields],
@@ -89,11 +104,12 @@ const withSettings = (global: GlobalConfig): GlobalConfig =>
   global.slug === 'site-settings' ? { ...global, fields: [...global.fields, moderationSettingsField] } : global
 
 export const moderationPlugin = (options: ModerationOptions): Plugin => (config: Config): Config => {
-  const replies = decorateCollection(config, 'replies', 'moderationPlugin', moderateReplies)
+  const akismet = akismetFrom(options.akismet && { ...options.akismet, blog: options.baseUrl })
+  const replies = decorateCollection(config, 'replies', 'moderationPlugin', moderateReplies(akismet))
   const users = decorateCollection(replies, 'users', 'moderationPlugin', (c) => ({
     ...c,
     fields: [...c.fields, blockedField, registrationScoreField],
-    hooks: { ...c.hooks, beforeChange: [...(c.hooks?.beforeChange ?? []), scoreRegistration] },
+    hooks: { ...c.hooks, beforeChange: [...(c.hooks?.beforeChange ?? []), scoreRegistration(akismet)] },
   }))
   const withGlobal = { ...users, globals: (users.globals ?? []).map(withSettings) }
   const added = addToConfig({
@@ -104,5 +120,7 @@ export const moderationPlugin = (options: ModerationOptions): Plugin => (config:
       afterNavLinks: ['/src/plugins/moderation/admin/ModerationNavLink#ModerationNavLink'],
     },
   })(withGlobal) as Config
-  return addSchedules(added, [digestSchedule(options.baseUrl)])
+  const scheduled = addSchedules(added, [digestSchedule(options.baseUrl)])
+  // Akismet is another system: its reports are retried with backoff for the retry window (JOB_RETRY_WINDOW_SECONDS).
+  return akismet ? addJobs(scheduled, { [AKISMET_REPORT_JOB]: { handler: reportDecision(akismet) as never, external: true } }) : scheduled
 }

@@ -45,29 +45,69 @@ export async function waitingCount(payload: Payload): Promise<number> {
   return Number(row?.n ?? 0)
 }
 
-export async function loadQueue(payload: Payload, filter: QueueFilter): Promise<{ items: QueueItem[]; counts: Record<QueueFilter, number> }> {
-  const [counts] = await query<Record<QueueFilter, number>>(
+export type QueuePage = {
+  items: QueueItem[]
+  counts: Record<QueueFilter, number>
+  /** The page shown (1-based, within 1..pages), the pages there are, and the items in the filter. */
+  page: number
+  pages: number
+  total: number
+  pageSize: number
+}
+
+/** A page number from the address: a positive integer, 1 otherwise. */
+export const pageFrom = (value: unknown): number => {
+  const n = Number(value)
+  return Number.isSafeInteger(n) && n >= 1 ? n : 1
+}
+
+/** Unresolved reports per reply, for the replies on this page. */
+async function reportsOf(payload: Payload, ids: number[]): Promise<Map<number, number>> {
+  if (ids.length === 0) return new Map()
+  const rows = await query<{ reply_id: number; n: number }>(
+    payload,
+    'select reply_id, count(*)::int as n from reply_reports where resolved_at is null and reply_id = any($1::int[]) group by reply_id',
+    [ids],
+  )
+  return new Map(rows.map((r) => [r.reply_id, r.n]))
+}
+
+/** The reported replies of one page, most recently reported first. */
+async function reportedIds(payload: Payload, page: number, pageSize: number): Promise<number[]> {
+  const rows = await query<{ reply_id: number }>(
+    payload,
+    'select reply_id from reply_reports where resolved_at is null group by reply_id order by max(created_at) desc, reply_id desc limit $1 offset $2',
+    [pageSize, (page - 1) * pageSize],
+  )
+  return rows.map((r) => r.reply_id)
+}
+
+/** One page of a filter (a page past the last shows the last one), with every filter's count. */
+export async function loadQueue(payload: Payload, filter: QueueFilter, wantedPage = 1, pageSize = QUEUE_PAGE_SIZE): Promise<QueuePage> {
+  const [row] = await query<Record<QueueFilter, number>>(
     payload,
     `select (select count(*) from replies where status = 'held')::int as held,
             (select count(*) from replies where status = 'spam')::int as spam,
             (select count(distinct r.reply_id) from reply_reports r where r.resolved_at is null)::int as reported`,
   )
-  const reportRows = await query<{ reply_id: number; n: number }>(
-    payload,
-    `select reply_id, count(*)::int as n from reply_reports where resolved_at is null group by reply_id order by max(created_at) desc limit ${QUEUE_PAGE_SIZE}`,
-  )
-  const reports = new Map(reportRows.map((r) => [r.reply_id, r.n]))
-  if (filter === 'reported' && reports.size === 0) return { items: [], counts: counts ?? { held: 0, spam: 0, reported: 0 } }
-  const where: Where = filter === 'reported' ? { id: { in: [...reports.keys()] } } : { status: { equals: filter } }
+  const counts = row ?? { held: 0, spam: 0, reported: 0 }
+  const total = counts[filter]
+  const pages = Math.max(1, Math.ceil(total / pageSize))
+  const page = Math.min(pageFrom(wantedPage), pages)
+  const reported = filter === 'reported' ? await reportedIds(payload, page, pageSize) : []
+  if (filter === 'reported' && reported.length === 0) return { items: [], counts, page, pages, total, pageSize }
+  const where: Where = filter === 'reported' ? { id: { in: reported } } : { status: { equals: filter } }
   const { docs } = await payload.find({
     collection: 'replies',
     where,
     sort: '-createdAt',
-    limit: QUEUE_PAGE_SIZE,
+    limit: pageSize,
+    page: filter === 'reported' ? 1 : page,
     depth: 1,
     overrideAccess: true,
     populate: { articles: { title: true }, users: { name: true, moderationBlocked: true } } as never,
   })
+  const reports = await reportsOf(payload, docs.map((d) => d.id))
   const writerIds = [...new Set(docs.map((d) => relationId(d.author)).filter((id): id is number => id !== undefined))]
   const history = await query<{ author_id: number; status: string; n: number }>(
     payload,
@@ -90,7 +130,7 @@ export async function loadQueue(payload: Payload, filter: QueueFilter): Promise<
       writer: author ? { id: author.id, name: author.name ?? `#${author.id}`, blocked: Boolean(author.moderationBlocked), history: historyOf(author.id) } : null,
     }
   })
-  return { items, counts: counts ?? { held: 0, spam: 0, reported: 0 } }
+  return { items, counts, page, pages, total, pageSize }
 }
 
 const ACTIONS: Record<string, ReplyState> = { approve: 'published', spam: 'spam', trash: 'trash', hold: 'held' }
@@ -152,6 +192,9 @@ export async function handleModerationAction(req: PayloadRequest): Promise<Respo
   if (done.length > 0) await query(req.payload, 'update reply_reports set resolved_at = now() where reply_id = any($1::int[]) and resolved_at is null', [done])
   const accept = req.headers.get('accept') ?? ''
   if (accept.includes('application/json')) return Response.json({ updated: done, blocked: block })
-  const back = form.filter?.[0] && QUEUE_FILTERS.includes(form.filter[0] as QueueFilter) ? `?filter=${form.filter[0]}` : ''
+  const filter = form.filter?.[0] && QUEUE_FILTERS.includes(form.filter[0] as QueueFilter) ? form.filter[0] : undefined
+  const page = pageFrom(form.page?.[0])
+  // Back to the page the moderator was on (a page emptied by the action shows the last one there is).
+  const back = filter ? `?filter=${filter}${page > 1 ? `&page=${page}` : ''}` : ''
   return new Response(null, { status: 303, headers: { location: `${req.payload.config.routes.admin}${MODERATION_QUEUE_PATH}${back}` } })
 }

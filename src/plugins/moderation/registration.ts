@@ -7,13 +7,15 @@
  * create's context; `scoreRegistration` (a beforeChange hook on Users) refuses
  * a filled honeypot or a score at the spam threshold, and keeps the score on
  * the account: replies of an account that registered suspiciously are held.
+ * With an Akismet key, Akismet's opinion of the sign-up is one more signal.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
-import type { CollectionBeforeChangeHook } from 'payload'
+import type { CollectionBeforeChangeHook, PayloadRequest } from 'payload'
 import { ValidationError } from 'payload'
 
 import { REGISTRATION_FORM } from '../../../collections/Users/hooks/registrationFormOnly'
+import { askAkismet, visitorOf, type Akismet, type AkismetVerdict } from './akismet'
 import { sigmoid } from './classifier'
 import { message } from './messages'
 import { rulesOf } from './settings'
@@ -44,8 +46,8 @@ export function formAgeSeconds(secret: string, stamp: unknown, now = Date.now())
 
 export type RegistrationForm = { honeypot?: string; formStamp?: string }
 
-export function registrationSignals(form: RegistrationForm, fields: { name?: string; email?: string }, secret: string) {
-  const found = signals(`${fields.name ?? ''} ${fields.email ?? ''}`)
+export function registrationSignals(form: RegistrationForm, fields: { name?: string; email?: string }, secret: string, akismet?: AkismetVerdict) {
+  const found = signals(`${fields.name ?? ''} ${fields.email ?? ''}`, { akismet })
   const age = formAgeSeconds(secret, form.formStamp)
   if (age === undefined) found.push({ reason: 'no valid form stamp', weight: 1.5 })
   else if (age < MIN_FORM_SECONDS) found.push({ reason: `form filled in ${age.toFixed(1)} s`, weight: 3 })
@@ -54,20 +56,30 @@ export function registrationSignals(form: RegistrationForm, fields: { name?: str
   return { score, reasons: found.map((s) => s.reason) }
 }
 
-export const scoreRegistration: CollectionBeforeChangeHook = async ({ data, operation, req }) => {
-  if (operation !== 'create') return data
-  const form = req.context?.[REGISTRATION_FORM]
-  if (!form || typeof form !== 'object') return data // not the public form: the admin, a manager, the application
-  const { honeypot, formStamp: stamp } = form as RegistrationForm
-  const refuse = () => {
-    throw new ValidationError({ collection: 'users', errors: [{ path: 'email', message: message('registrationRefused') }] })
-  }
-  if (typeof honeypot === 'string' && honeypot.trim() !== '') refuse()
-  const { score, reasons } = registrationSignals({ formStamp: stamp }, data, req.payload.secret)
-  const rules = await rulesOf(req)
-  if (score >= rules.spamThreshold) {
-    req.payload.logger.info({ reasons }, 'registration refused as spam')
-    refuse()
-  }
-  return { ...data, registrationScore: score }
+/** Akismet's opinion of a sign-up from the public form; undefined when it is off or there is no visitor. */
+async function signupOpinion(req: PayloadRequest, akismet: Akismet | undefined, fields: { name?: string; email?: string }): Promise<AkismetVerdict | undefined> {
+  const visitor = akismet && visitorOf(req)
+  if (!akismet || !visitor) return undefined
+  return askAkismet(akismet, { ...visitor, type: 'signup', name: fields.name, email: fields.email }, req.payload.logger)
 }
+
+export const scoreRegistration =
+  (akismet: Akismet | undefined): CollectionBeforeChangeHook =>
+  async ({ data, operation, req }) => {
+    if (operation !== 'create') return data
+    const form = req.context?.[REGISTRATION_FORM]
+    if (!form || typeof form !== 'object') return data // not the public form: the admin, a manager, the application
+    const { honeypot, formStamp: stamp } = form as RegistrationForm
+    const refuse = () => {
+      throw new ValidationError({ collection: 'users', errors: [{ path: 'email', message: message('registrationRefused') }] })
+    }
+    if (typeof honeypot === 'string' && honeypot.trim() !== '') refuse()
+    const verdict = await signupOpinion(req, akismet, data)
+    const { score, reasons } = registrationSignals({ formStamp: stamp }, data, req.payload.secret, verdict)
+    const rules = await rulesOf(req)
+    if (score >= rules.spamThreshold) {
+      req.payload.logger.info({ reasons }, 'registration refused as spam')
+      refuse()
+    }
+    return { ...data, registrationScore: score }
+  }

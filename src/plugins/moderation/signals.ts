@@ -14,6 +14,8 @@ export type Facts = {
   sameTextElsewhere?: number
   /** The spam score of the writer's registration (registration.ts). */
   registrationScore?: number
+  /** Akismet's opinion, when it is configured and was asked (akismet.ts). */
+  akismet?: 'spam' | 'ham' | 'unavailable'
 }
 
 export type Signal = { reason: string; weight: number }
@@ -34,6 +36,23 @@ function hasMixedScriptWord(text: string): boolean {
   return false
 }
 
+/**
+ * Akismet's "spam" weighs as much as the strongest local signals: alone on a
+ * new account it holds the reply (score about 0.9), with one more sign it
+ * reaches spam. Its "ham" leans a little to genuine: the owner's rules (a
+ * first reply, links, listed words) still hold what they hold. Unavailable
+ * weighs nothing but is named, so a moderator knows the opinion is missing.
+ */
+export const AKISMET_SPAM_WEIGHT = 4
+export const AKISMET_HAM_WEIGHT = -0.5
+
+function akismetSignal(verdict: Facts['akismet']): Signal | undefined {
+  if (verdict === 'spam') return { reason: 'Akismet: spam', weight: AKISMET_SPAM_WEIGHT }
+  if (verdict === 'ham') return { reason: 'Akismet: not spam', weight: AKISMET_HAM_WEIGHT }
+  if (verdict === 'unavailable') return { reason: 'Akismet unavailable', weight: 0 }
+  return undefined
+}
+
 export function signals(text: string, facts: Facts = {}): Signal[] {
   const found: Signal[] = []
   const hosts = linkHosts(text)
@@ -48,6 +67,8 @@ export function signals(text: string, facts: Facts = {}): Signal[] {
   if ((facts.sameTextElsewhere ?? 0) > 0) found.push({ reason: `same text from ${facts.sameTextElsewhere} other account${facts.sameTextElsewhere === 1 ? '' : 's'}`, weight: 4 })
   if ((facts.recentReplies ?? 0) >= 5) found.push({ reason: `${facts.recentReplies} replies in 10 minutes`, weight: Math.min(3, (facts.recentReplies! - 3) * 0.5) })
   if ((facts.registrationScore ?? 0) >= 0.5) found.push({ reason: 'suspicious registration', weight: 3 })
+  const second = akismetSignal(facts.akismet)
+  if (second) found.push(second)
   if (facts.accountAgeMinutes !== undefined && facts.accountAgeMinutes < 60) found.push({ reason: 'new account', weight: 0.8 })
   else if (facts.accountAgeMinutes !== undefined && facts.accountAgeMinutes < 24 * 60) found.push({ reason: 'account less than a day old', weight: 0.3 })
   // Shouting and long runs of one character.

@@ -4,7 +4,8 @@
  * article, the writer's history; approve, spam, trash or hold one or many at
  * once (the checkboxes and the buttons are one form, posted to
  * POST /api/moderation/replies), and optionally block the writers of what is
- * marked spam. Payload lets anyone reach a custom view, so the rule is applied
+ * marked spam. QUEUE_PAGE_SIZE replies a page (`?filter=held&page=2`), with
+ * previous/next links. Payload lets anyone reach a custom view, so the rule is applied
  * here: signed out → the login; without `replies.moderate` → a "403" page.
  */
 import type { AdminViewServerProps } from 'payload'
@@ -16,11 +17,26 @@ import React from 'react'
 import { hasPermission } from '../../../access'
 import { signInURL } from '../../jobs/admin/queueConsoleData'
 import { MODERATE } from '../hooks'
-import { loadQueue, MODERATION_ACTION_PATH, MODERATION_QUEUE_PATH, QUEUE_FILTERS, type QueueFilter } from '../queue'
+import { loadQueue, MODERATION_ACTION_PATH, MODERATION_QUEUE_PATH, pageFrom, QUEUE_FILTERS, type QueueFilter, type QueuePage } from '../queue'
 
 const cell: React.CSSProperties = { border: '1px solid var(--theme-elevation-150)', padding: '0.35rem 0.6rem', textAlign: 'left', verticalAlign: 'top' }
 const table: React.CSSProperties = { borderCollapse: 'collapse', width: '100%', margin: '1rem 0 2rem' }
 const body: React.CSSProperties = { margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxWidth: '40rem', maxHeight: '12rem', overflow: 'auto', fontSize: 13 }
+
+/** "showing 101–200 of 340", and links to the pages before and after. */
+function Pager({ data, href }: { data: QueuePage; href: (page: number) => string }) {
+  const first = (data.page - 1) * data.pageSize + 1
+  const last = first + data.items.length - 1
+  return (
+    <p style={{ display: 'flex', gap: '1.25rem', alignItems: 'center' }} data-testid="moderation-pager">
+      <span>
+        showing {first}–{last} of {data.total}
+      </span>
+      {data.page > 1 ? <a href={href(data.page - 1)} rel="prev">← Previous</a> : null}
+      {data.page < data.pages ? <a href={href(data.page + 1)} rel="next">Next →</a> : null}
+    </p>
+  )
+}
 
 export async function ModerationQueueView(props: AdminViewServerProps) {
   const { req, visibleEntities, permissions } = props.initPageResult
@@ -29,7 +45,8 @@ export async function ModerationQueueView(props: AdminViewServerProps) {
   const filter: QueueFilter = QUEUE_FILTERS.includes(wanted as QueueFilter) ? (wanted as QueueFilter) : 'held'
   if (!req.user) redirect(signInURL(req.payload, `${admin}${MODERATION_QUEUE_PATH}`))
   const allowed = await hasPermission(req, MODERATE)
-  const data = allowed ? await loadQueue(req.payload, filter) : null
+  const data = allowed ? await loadQueue(req.payload, filter, pageFrom(props.searchParams?.page)) : null
+  const pageHref = (page: number) => `${admin}${MODERATION_QUEUE_PATH}?filter=${filter}&page=${page}`
   const action = `${req.payload.config.routes.api}${MODERATION_ACTION_PATH}`
   return (
     <DefaultTemplate
@@ -64,6 +81,8 @@ export async function ModerationQueueView(props: AdminViewServerProps) {
             ) : (
               <form method="post" action={action}>
                 <input type="hidden" name="filter" value={filter} />
+                <input type="hidden" name="page" value={String(data.page)} />
+                <Pager data={data} href={pageHref} />
                 <p style={{ display: 'flex', gap: '0.5rem', alignItems: 'center', flexWrap: 'wrap' }}>
                   <button type="submit" name="action" value="approve" data-testid="moderation-approve">Approve</button>
                   <button type="submit" name="action" value="spam" data-testid="moderation-spam">Spam</button>
@@ -124,6 +143,7 @@ export async function ModerationQueueView(props: AdminViewServerProps) {
                     ))}
                   </tbody>
                 </table>
+                {data.pages > 1 ? <Pager data={data} href={pageHref} /> : null}
               </form>
             )}
           </>
