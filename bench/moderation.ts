@@ -60,7 +60,7 @@ async function postingTimes(without: boolean): Promise<number[]> {
     PAYLOAD_SECRET: 'bench-secret-not-for-production-0123456789',
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'inkwell-bench-')),
     LOG_LEVEL: 'warn',
-    NODE_ENV: 'development',
+    NODE_ENV: 'production', // as `npm start` runs it: development mode adds Payload's own checks to every write
     SEED_ON_START: 'false',
   })
   const [{ getPayload }, { inkwellConfig }, { inkwellPlugins }, { buildEnv }, { closePayload, migrateLocked }, { query }] = await Promise.all([

@@ -5,7 +5,10 @@
  */
 import type { Field, PayloadRequest } from 'payload'
 
+import { sql } from '@payloadcms/db-postgres'
+
 import { fieldCan } from '../../access'
+import { transactionDb } from '../../lib/pool'
 import { DEFAULT_RULES, wordList, type Rules } from './rules'
 
 export const moderationSettingsField: Field = {
@@ -57,7 +60,17 @@ export function rulesFrom(stored: Stored | null | undefined): Rules {
   }
 }
 
+/**
+ * The rules for one reply: the eight columns of the group, read in the request's transaction
+ * (not the whole site-settings global, whose other fields and arrays every reply would pay for;
+ * read every time, so a change in the admin applies at once in every process).
+ */
 export async function rulesOf(req: PayloadRequest): Promise<Rules> {
-  const settings = (await req.payload.findGlobal({ slug: 'site-settings', depth: 0, overrideAccess: true, req })) as { moderation?: Stored }
-  return rulesFrom(settings?.moderation)
+  const db = await transactionDb(req)
+  const result = (await db.execute(sql`
+    select moderation_hold_all as "holdAll", moderation_hold_first_replies::float8 as "holdFirstReplies", moderation_hold_links::float8 as "holdLinks",
+           moderation_hold_words as "holdWords", moderation_block_words as "blockWords", moderation_trusted_roles as "trustedRoles",
+           moderation_spam_threshold::float8 as "spamThreshold", moderation_hold_threshold::float8 as "holdThreshold"
+      from site_settings limit 1`)) as { rows: Stored[] }
+  return rulesFrom(result.rows[0])
 }
