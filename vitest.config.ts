@@ -6,9 +6,6 @@ import { defineConfig } from 'vitest/config'
  *  integration  Payload's Local API on a fresh PostgreSQL database per file
  *  e2e          the built app started the README's way, driven by Chromium
  */
-/** Browser tests whose time is mostly waiting for minutes to pass, not work. */
-const CLOCK_BOUND_E2E = ['tests/e2e/schedules-sync.test.ts', 'tests/e2e/activity-processes.test.ts']
-
 export default defineConfig({
   test: {
     projects: [
@@ -37,24 +34,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          exclude: CLOCK_BOUND_E2E,
           // After unit and integration have finished: browser tests on a machine
           // also busy with integration workers were slow enough to time out.
-          sequence: { groupOrder: 1 },
-          globalSetup: ['tests/helpers/databaseSetup.ts', 'tests/helpers/e2eSetup.ts'],
-          environment: 'node',
-          pool: 'forks',
-          fileParallelism: false,
-          testTimeout: 120_000,
-          hookTimeout: 300_000,
-        },
-      },
-      {
-        test: {
-          // The browser tests that mostly wait for the clock (a scheduled article's minute, two
-          // whole minutes of cron): one at a time, beside the e2e project's files (same group).
-          name: 'e2e-clock',
-          include: CLOCK_BOUND_E2E,
           sequence: { groupOrder: 1 },
           globalSetup: ['tests/helpers/databaseSetup.ts', 'tests/helpers/e2eSetup.ts'],
           environment: 'node',
