@@ -14,6 +14,7 @@ import { AkismetClient } from 'akismet-api'
 import type { Payload, PayloadRequest } from 'payload'
 
 import { clientIp } from '../../lib/rateLimit'
+import { withoutTrailingSlashes } from '../../lib/redirectPath'
 import { relationId } from '../../lib/relationId'
 
 export type AkismetOptions = {
@@ -54,7 +55,7 @@ export type AkismetComment = AkismetContext & {
  */
 function pointAt(client: AkismetClient, endpoint: string, key: string): void {
   const internals = client as unknown as { endpoint: string; requestOpts: Record<string, string> }
-  internals.endpoint = `${endpoint.replace(/\/+$/, '')}/1.1/`
+  internals.endpoint = `${withoutTrailingSlashes(endpoint)}/1.1/`
   internals.requestOpts = { ...internals.requestOpts, api_key: key }
 }
 
