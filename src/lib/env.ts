@@ -118,6 +118,13 @@ const schema = z.object({
   AKISMET_KEY: optionalString,
   AKISMET_ENDPOINT: z.preprocess(emptyToUndefined, httpUrl.optional()),
   AKISMET_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(10_000).default(1500)),
+  // Backups (issue 32 §2): with BACKUP_DIR, a scheduled backup (BACKUP_CRON, APP_TIMEZONE) keeping the newest BACKUP_KEEP.
+  BACKUP_DIR: optionalString,
+  BACKUP_CRON: z.preprocess(
+    emptyToUndefined,
+    z.string().refine((v) => v.trim().split(' ').filter(Boolean).length === 5, 'must be a 5-field cron expression such as "30 2 * * *"').default('30 2 * * *'),
+  ),
+  BACKUP_KEEP: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(1000).default(7)),
   OAUTH_ALLOWED_PROVIDERS: z.preprocess(emptyToUndefined, z.string().default('github,google')),
   // How long a provider may take to answer one request (token, profile, discovery, keys) before the sign-in fails.
   OAUTH_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(500).max(120_000).default(10_000)),
@@ -240,6 +247,7 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     timeZone: e.APP_TIMEZONE,
     syncRetryScale: e.SYNC_RETRY_SCALE,
     jobRetry: { windowSeconds: e.JOB_RETRY_WINDOW_SECONDS, delaySeconds: e.JOB_RETRY_DELAY_SECONDS, maxDelaySeconds: e.JOB_RETRY_MAX_DELAY_SECONDS },
+    backup: { dir: e.BACKUP_DIR === undefined ? undefined : path.resolve(e.BACKUP_DIR), cron: e.BACKUP_CRON, keep: e.BACKUP_KEEP },
     metricsToken: e.METRICS_TOKEN,
     workerMetricsPort: e.WORKER_METRICS_PORT,
     seedPassword: e.SEED_PASSWORD,

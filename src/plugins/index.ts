@@ -11,6 +11,7 @@ import { RATE_LIMITS_KEY, type RateLimitSettings } from '../lib/rateLimit'
 import { accessTokensPlugin } from './accessTokens'
 import { accountsPlugin } from './accounts'
 import { activityPlugin } from './activity'
+import { backupPlugin } from './backup'
 import { contentPlugin } from './content'
 import { dashboardPlugin } from './dashboard'
 import { draftsPlugin } from './drafts'
@@ -42,7 +43,7 @@ import { webhooksPlugin } from './webhooks'
  * every collection obeys: renderCache (purges the server's page cache),
  * listLimits and guards (security rules).
  */
-export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens', 'webhooks', 'moderation', 'import'] as const
+export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens', 'webhooks', 'moderation', 'import', 'backup'] as const
 export type OptionalPlugin = (typeof OPTIONAL_PLUGINS)[number]
 
 export type CompositionOptions = {
@@ -87,6 +88,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     webhooks: webhooksPlugin({ outbound: env.outbound }),
     moderation: moderationPlugin({ baseUrl: env.baseUrl, akismet: env.akismet }),
     import: importPlugin({ outbound: env.outbound, baseUrl: env.baseUrl }),
+    backup: backupPlugin({ mediaDir: path.join(env.dataDir, 'media'), nightly: env.backup.dir ? { dir: env.backup.dir, cron: env.backup.cron, keep: env.backup.keep } : undefined }),
     // Last: they decorate the collections the plugins above added.
     renderCache: renderCachePlugin(),
     // After every plugin that hangs after-change hooks on articles: a draft save skips them (src/plugins/drafts).

@@ -44,6 +44,7 @@ const TRACES: Record<OptionalPlugin, (parts: ReturnType<typeof partsOf>) => bool
   webhooks: (p) => p.collection('webhooks') || p.work('deliver-webhook'),
   moderation: (p) => p.collection('moderation-events'),
   import: (p) => p.collection('import-reports') || p.collection('redirects') || p.work('import:wordpress'),
+  backup: (p) => p.work('backup') || p.work('restore'),
 }
 
 /** Every read the site's pages make for a signed-in reader, on this composition: none throws, and the plugin's parts are gone. */
