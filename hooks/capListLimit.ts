@@ -1,7 +1,7 @@
 /**
  * Public list reads are bounded: over REST and GraphQL a page holds at most
  * MAX_LIST_LIMIT documents (larger or zero limits are lowered to it) and
- * `pagination=false` is refused, so no request can make the server read a
+ * `pagination=false` without such a limit is refused, so no request can make the server read a
  * whole table. Applied to every collection (src/plugins/listLimits), as a
  * beforeOperation hook, so every external path obeys it. The Local API
  * (trusted server code: the reader site, jobs, scripts) is not capped, and
@@ -31,8 +31,10 @@ function isCallersList(list: ListArgs, slug: string): boolean {
 export const capListLimit: CollectionBeforeOperationHook = async ({ args, operation, req, collection }) => {
   const list = args as ListArgs
   if (operation !== 'read' || req.payloadAPI === 'local' || !isCallersList(list, collection.slug)) return args
-  const unbounded = list.pagination === false
   const tooMany = list.limit !== undefined && (list.limit > MAX_LIST_LIMIT || list.limit <= 0)
+  // pagination=false only skips the count; with a limit of 1..MAX it is still one bounded page
+  // (the S3 adapter looks up a file's document that way while serving it).
+  const unbounded = list.pagination === false && (list.limit === undefined || tooMany)
   if (!unbounded && !tooMany) return args
   if (await hasPermission(req, 'admin.access')) return args
   if (unbounded) {

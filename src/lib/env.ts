@@ -118,6 +118,14 @@ const schema = z.object({
   AKISMET_KEY: optionalString,
   AKISMET_ENDPOINT: z.preprocess(emptyToUndefined, httpUrl.optional()),
   AKISMET_TIMEOUT_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(100).max(10_000).default(1500)),
+  // Uploads in an S3-compatible bucket (issue 32 §1): on when S3_BUCKET is set.
+  S3_BUCKET: optionalString,
+  S3_ENDPOINT: z.preprocess(emptyToUndefined, httpUrl.optional()),
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().default('us-east-1')),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  S3_FORCE_PATH_STYLE: bool(false),
+  S3_PUBLIC_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
   // Backups (issue 32 §2): with BACKUP_DIR, a scheduled backup (BACKUP_CRON, APP_TIMEZONE) keeping the newest BACKUP_KEEP.
   BACKUP_DIR: optionalString,
   BACKUP_CRON: z.preprocess(
@@ -247,6 +255,17 @@ export function buildEnv(source: NodeJS.ProcessEnv = process.env) {
     timeZone: e.APP_TIMEZONE,
     syncRetryScale: e.SYNC_RETRY_SCALE,
     jobRetry: { windowSeconds: e.JOB_RETRY_WINDOW_SECONDS, delaySeconds: e.JOB_RETRY_DELAY_SECONDS, maxDelaySeconds: e.JOB_RETRY_MAX_DELAY_SECONDS },
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          publicUrl: e.S3_PUBLIC_URL,
+        }
+      : undefined,
     backup: { dir: e.BACKUP_DIR === undefined ? undefined : path.resolve(e.BACKUP_DIR), cron: e.BACKUP_CRON, keep: e.BACKUP_KEEP },
     metricsToken: e.METRICS_TOKEN,
     workerMetricsPort: e.WORKER_METRICS_PORT,

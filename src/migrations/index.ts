@@ -24,6 +24,7 @@ import * as migration_20261126_110000_import from './20261126_110000_import';
 import * as migration_20261126_120000_user_language from './20261126_120000_user_language';
 import * as migration_20261126_130000_article_versions from './20261126_130000_article_versions';
 import * as migration_20261126_140000_akismet from './20261126_140000_akismet';
+import * as migration_20261126_150000_media_storage from './20261126_150000_media_storage';
 
 export const migrations = [
   {
@@ -155,5 +156,10 @@ export const migrations = [
     up: migration_20261126_140000_akismet.up,
     down: migration_20261126_140000_akismet.down,
     name: '20261126_140000_akismet'
+  },
+  {
+    up: migration_20261126_150000_media_storage.up,
+    down: migration_20261126_150000_media_storage.down,
+    name: '20261126_150000_media_storage'
   },
 ];

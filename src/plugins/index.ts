@@ -29,6 +29,7 @@ import { guardsPlugin } from './guards'
 import { importPlugin } from './import'
 import { sitePlugin } from './site'
 import { slugsPlugin } from './slugs'
+import { storagePlugin } from './storage'
 import { userSwitchPlugin } from './userSwitch'
 import { webhooksPlugin } from './webhooks'
 
@@ -38,7 +39,7 @@ import { webhooksPlugin } from './webhooks'
  * boots without each). The others are what the rest stands on: accounts (Users,
  * the admin's user collection), content (Articles and what hangs off them),
  * site (the settings global registration and the reader site read), slugs
- * (article URLs), drafts (what "published" means: Payload's versions of
+ * (article URLs), storage (where uploads live: its columns are part of the media schema), drafts (what "published" means: Payload's versions of
  * articles), jobs (the queue every enqueue goes through), and the rules
  * every collection obeys: renderCache (purges the server's page cache),
  * listLimits and guards (security rules).
@@ -65,6 +66,8 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
       outbound: env.outbound,
     }),
     content: contentPlugin({ mediaDir: path.join(env.dataDir, 'media'), links: { externalLinkRel: env.externalLinkRel, siteOrigin: new URL(env.baseUrl).origin } }),
+    // Where uploads live: DATA_DIR/media, or the S3 bucket (decorates content's Media).
+    storage: storagePlugin({ mediaDir: path.join(env.dataDir, 'media'), s3: env.s3 }),
     site: sitePlugin(),
     // The admin in English and Chinese (Payload's own translations).
     languages: languagesPlugin(),

@@ -13,7 +13,14 @@ import { closePayload } from '../../src/lib/boot'
 import { buildEnv } from '../../src/lib/env'
 import { adminQuery } from './postgres'
 
-export type TestPayload = { payload: Payload; databaseUrl: string; databaseName: string; destroy: () => Promise<void> }
+export type TestPayload = {
+  payload: Payload
+  databaseUrl: string
+  databaseName: string
+  /** Payload's instance cache key (handleEndpoints' payloadInstanceCacheKey): the database's name unless `key` was given. */
+  cacheKey: string
+  destroy: () => Promise<void>
+}
 
 export async function createTestDatabase(): Promise<{ name: string; url: string; drop: () => Promise<void> }> {
   const { adminUrl, template, urlPattern } = inject('database')
@@ -37,6 +44,8 @@ export type TestPayloadOptions = {
   plugins?: (compose: typeof import('../../src/plugins').inkwellPlugins, env: ReturnType<typeof buildEnv>) => Plugin[]
   /** A migrated database of the test's own (a server it starts and stops), instead of a clone of the template. */
   database?: Awaited<ReturnType<typeof createTestDatabase>>
+  /** Another instance cache key, for a second instance on the same database (another web process). */
+  key?: string
 }
 
 export async function createTestPayload(env: Record<string, string> = {}, options: TestPayloadOptions = {}): Promise<TestPayload> {
@@ -54,11 +63,13 @@ export async function createTestPayload(env: Record<string, string> = {}, option
     ...env,
   })
   const config = options.plugins ? await composedConfig(options.plugins) : (await import('../../payload.config')).default
-  const payload = await getPayload({ config, key: database.name })
+  const cacheKey = options.key ?? database.name
+  const payload = await getPayload({ config, key: cacheKey })
   return {
     payload,
     databaseUrl: database.url,
     databaseName: database.name,
+    cacheKey,
     destroy: async () => {
       await closePayload(payload)
       await database.drop()

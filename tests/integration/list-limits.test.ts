@@ -55,6 +55,14 @@ describe('public list limits', () => {
     const field = body.errors?.[0]?.data?.errors?.[0]
     expect(field?.path).toBe('pagination')
     expect(field?.message).toMatch(/pagination=false is not available.*at most 100/)
+    expect((await rest('/api/tags?pagination=false')).status).toBe(400)
+    expect((await rest('/api/tags?pagination=false&limit=1000')).status).toBe(400)
+  })
+
+  it('answers pagination=false with a limit of at most 100: one bounded page, without the count', async () => {
+    const { status, body } = await rest('/api/tags?pagination=false&limit=5')
+    expect(status).toBe(200)
+    expect(body.docs).toHaveLength(5)
   })
 
   it('caps GraphQL lists the same way', async () => {

@@ -9,10 +9,11 @@
  * Consistency: every table is copied inside one REPEATABLE READ, READ ONLY
  * transaction, so the backup is the database at one instant (a reply and its
  * article, a count and what it counts), and writers are never blocked.
- * The media are copied after that instant, so every file a row names exists.
+ * The media (the disk's or the bucket's: src/lib/fileStore.ts) are copied after
+ * that instant, so every file a row names exists.
  */
 import { createHash } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
+import { createWriteStream } from 'node:fs'
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Transform, type TransformCallback } from 'node:stream'
@@ -23,6 +24,7 @@ import { escapeIdentifier, type Pool, type PoolClient } from 'pg'
 import { to as copyTo } from 'pg-copy-streams'
 
 import { CommandFailure, type CommandIO } from '../../../jobs/commands'
+import type { FileStore } from '../../lib/fileStore'
 import { FORMAT, MANIFEST, tableFile, VERSION, type Manifest } from './manifest'
 import { migrationsOf, sequencesOf, tablesOf } from './schema'
 
@@ -45,31 +47,22 @@ async function copyTable(client: PoolClient, dir: string, table: { name: string;
   return { name: table.name, columns: table.columns, rows: source.rowCount, bytes: measure.bytes, sha256: measure.hash.digest('hex') }
 }
 
-/** Every regular file under `root`, as paths relative to it (symlinks are not followed: nothing outside is copied). */
-async function filesUnder(root: string): Promise<string[]> {
-  const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return []
-    throw error
-  })
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(root, path.join(e.parentPath, e.name))).sort()
-}
-
-async function copyMedia(mediaDir: string, dir: string, io: CommandIO): Promise<Manifest['media']> {
-  const files = await filesUnder(mediaDir)
+async function copyMedia(store: FileStore, dir: string, io: CommandIO): Promise<Manifest['media']> {
+  const keys = await store.list()
   const copied: Manifest['media'] = []
-  for (const [i, relative] of files.entries()) {
-    const target = path.join(dir, 'media', relative)
+  for (const [i, key] of keys.entries()) {
+    const target = path.join(dir, 'media', key)
     await mkdir(path.dirname(target), { recursive: true })
     const measure = new Measure()
     try {
-      await pipeline(createReadStream(path.join(mediaDir, relative)), measure, createWriteStream(target))
+      await pipeline(await store.read(key), measure, createWriteStream(target))
     } catch (error) {
       // Deleted between the listing and the copy (its row is gone from the database too, or will be).
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as Error).name === 'NoSuchKey') continue
       throw error
     }
-    copied.push({ path: relative, bytes: measure.bytes, sha256: measure.hash.digest('hex') })
-    io.progress(i + 1, files.length)
+    copied.push({ path: key, bytes: measure.bytes, sha256: measure.hash.digest('hex') })
+    io.progress(i + 1, keys.length)
   }
   return copied
 }
@@ -104,7 +97,7 @@ export type BackupResult = { dir: string; tables: number; rows: number; files: n
  * beside it and renamed into place at the end, so a backup that stopped half
  * way never looks like one.
  */
-export async function writeBackup(pool: Pool, mediaDir: string, dir: string, io: CommandIO): Promise<BackupResult> {
+export async function writeBackup(pool: Pool, media: FileStore, dir: string, io: CommandIO): Promise<BackupResult> {
   const target = path.resolve(dir)
   const existing = await readdir(target).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)))
   if (existing && existing.length > 0) throw new CommandFailure(`backup: ${target} is not empty: give a new directory`)
@@ -113,14 +106,14 @@ export async function writeBackup(pool: Pool, mediaDir: string, dir: string, io:
   try {
     io.log('backup: copying the database (one consistent snapshot)…')
     const database = await snapshot(pool, building, io)
-    io.log('backup: copying the media…')
-    const media = await copyMedia(mediaDir, building, io)
-    const manifest: Manifest = { format: FORMAT, version: VERSION, createdAt: new Date().toISOString(), ...database, media }
+    io.log(`backup: copying the media from ${media.where}…`)
+    const files = await copyMedia(media, building, io)
+    const manifest: Manifest = { format: FORMAT, version: VERSION, createdAt: new Date().toISOString(), ...database, media: files }
     await writeFile(path.join(building, MANIFEST), JSON.stringify(manifest, null, 1))
     if (existing) await rm(target, { recursive: true })
     await rename(building, target)
     const bytes = [...manifest.tables, ...manifest.media].reduce((sum, f) => sum + f.bytes, 0)
-    return { dir: target, tables: manifest.tables.length, rows: manifest.tables.reduce((sum, t) => sum + t.rows, 0), files: media.length, bytes }
+    return { dir: target, tables: manifest.tables.length, rows: manifest.tables.reduce((sum, t) => sum + t.rows, 0), files: files.length, bytes }
   } catch (error) {
     await rm(building, { recursive: true, force: true })
     throw error

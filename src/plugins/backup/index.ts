@@ -10,15 +10,17 @@
  *   newest BACKUP_KEEP (default 7).
  * Optional: without it, none of this exists and nothing else changes.
  */
-import type { Config, Plugin } from 'payload'
+import type { Config, Payload, Plugin } from 'payload'
 
 import { addCommands, addSchedules, CommandFailure, type BlogCommand } from '../../../jobs/commands'
+import { diskStore } from '../../lib/fileStore'
 import { poolOf } from '../../lib/pool'
+import { mediaStoreOf } from '../storage'
 import { backupName, pruneBackups, writeBackup } from './dump'
 import { restoreBackup } from './restore'
 
 export type BackupOptions = {
-  /** Where uploads live (DATA_DIR/media): copied into a backup, written back by a restore. */
+  /** Where uploads live without the storage plugin's say (DATA_DIR/media); with it, its store (disk or bucket). */
   mediaDir: string
   /** The nightly schedule: where its backups go, when, and how many are kept. Off without `dir`. */
   nightly?: { dir: string; cron: string; keep: number }
@@ -41,6 +43,7 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`
 export const backupPlugin =
   (options: BackupOptions): Plugin =>
   (config: Config): Config => {
+    const mediaOf = (payload: Payload) => mediaStoreOf(payload) ?? diskStore(options.mediaDir)
     const commands: BlogCommand[] = [
       {
         name: 'backup',
@@ -48,7 +51,7 @@ export const backupPlugin =
         description: 'Back up the database and the media into a new directory, while the site keeps serving',
         run: async (payload, io, args) => {
           const { dir } = oneDirectory('backup', args ?? [])
-          const done = await writeBackup(poolOf(payload), options.mediaDir, dir, io)
+          const done = await writeBackup(poolOf(payload), mediaOf(payload), dir, io)
           return `backup written to ${done.dir}: ${done.tables} tables, ${done.rows} rows, ${done.files} media files, ${megabytes(done.bytes)}`
         },
       },
@@ -58,7 +61,7 @@ export const backupPlugin =
         description: 'Restore a backup into an empty site (--force replaces this one); run it with the site stopped',
         run: async (payload, io, args) => {
           const { dir, flags } = oneDirectory('restore', args ?? [], ['--force'])
-          const done = await restoreBackup(poolOf(payload), options.mediaDir, dir, { force: flags.has('--force') }, io)
+          const done = await restoreBackup(poolOf(payload), mediaOf(payload), dir, { force: flags.has('--force') }, io)
           return `restored ${done.rows} rows in ${done.tables} tables and ${done.files} media files from ${dir}: restart the site's processes`
         },
       },
@@ -72,7 +75,7 @@ export const backupPlugin =
         cron: nightly.cron,
         description: `Back up into BACKUP_DIR (${nightly.dir}) and keep the newest ${nightly.keep}`,
         run: async (payload, io) => {
-          const done = await writeBackup(poolOf(payload), options.mediaDir, `${nightly.dir}/${backupName(new Date())}`, io)
+          const done = await writeBackup(poolOf(payload), mediaOf(payload), `${nightly.dir}/${backupName(new Date())}`, io)
           const removed = await pruneBackups(nightly.dir, nightly.keep)
           return `backup written to ${done.dir} (${done.rows} rows, ${done.files} files, ${megabytes(done.bytes)}); ${removed.length} older removed`
         },

@@ -12,10 +12,9 @@
  * the restored rows twice: their tables are restored too), data copied in,
  * foreign keys added back (which checks them), sequences set. Any failure
  * rolls it all back: the database is as it was. The media are written after
- * the commit.
+ * the commit, to the site's file store (the media directory or the bucket).
  */
 import { createReadStream } from 'node:fs'
-import { copyFile, mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
@@ -24,6 +23,7 @@ import { escapeIdentifier, escapeLiteral, type Pool, type PoolClient } from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 
 import { CommandFailure, type CommandIO } from '../../../jobs/commands'
+import type { FileStore } from '../../lib/fileStore'
 import { insideRoot, readManifest, tableFile, verifyFiles, type Manifest } from './manifest'
 import { foreignKeysOf, migrationsOf, tablesOf, type TableColumns } from './schema'
 
@@ -95,19 +95,18 @@ async function loadDatabase(client: PoolClient, dir: string, manifest: Manifest,
   }
 }
 
-async function restoreMedia(dir: string, mediaDir: string, manifest: Manifest, io: CommandIO): Promise<void> {
+async function restoreMedia(dir: string, media: FileStore, manifest: Manifest, io: CommandIO): Promise<void> {
   for (const [i, file] of manifest.media.entries()) {
-    const target = insideRoot(mediaDir, file.path)
-    if (!target) throw new CommandFailure(`restore: the manifest names ${JSON.stringify(file.path)}, outside the media directory`)
-    await mkdir(path.dirname(target), { recursive: true })
-    await copyFile(path.join(dir, 'media', file.path), target)
+    const source = insideRoot(path.join(dir, 'media'), file.path)
+    if (!source) throw new CommandFailure(`restore: the manifest names ${JSON.stringify(file.path)}, outside the backup`)
+    await media.write(file.path, createReadStream(source))
     io.progress(i + 1, manifest.media.length)
   }
 }
 
 export type RestoreResult = { tables: number; rows: number; files: number }
 
-export async function restoreBackup(pool: Pool, mediaDir: string, dir: string, { force }: { force: boolean }, io: CommandIO): Promise<RestoreResult> {
+export async function restoreBackup(pool: Pool, media: FileStore, dir: string, { force }: { force: boolean }, io: CommandIO): Promise<RestoreResult> {
   const source = path.resolve(dir)
   const manifest = await readManifest(source)
   io.log(`restore: checking ${manifest.tables.length} tables and ${manifest.media.length} files against the manifest…`)
@@ -127,7 +126,7 @@ export async function restoreBackup(pool: Pool, mediaDir: string, dir: string, {
   } finally {
     client.release()
   }
-  io.log(`restore: writing ${manifest.media.length} media files…`)
-  await restoreMedia(source, mediaDir, manifest, io)
+  io.log(`restore: writing ${manifest.media.length} media files to ${media.where}…`)
+  await restoreMedia(source, media, manifest, io)
   return { tables: manifest.tables.length, rows: manifest.tables.reduce((sum, t) => sum + t.rows, 0), files: manifest.media.length }
 }
