@@ -100,7 +100,7 @@ export type BackupResult = { dir: string; tables: number; rows: number; files: n
 export async function writeBackup(pool: Pool, media: FileStore, dir: string, io: CommandIO): Promise<BackupResult> {
   const target = path.resolve(dir)
   const existing = await readdir(target).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)))
-  if (existing && existing.length > 0) throw new CommandFailure(`backup: ${target} is not empty: give a new directory`)
+  if (existing && existing.length > 0) throw new CommandFailure(`${target} is not empty: give a new directory`)
   const building = `${target}.partial-${process.pid}-${Date.now()}`
   await mkdir(path.join(building, 'db'), { recursive: true })
   try {

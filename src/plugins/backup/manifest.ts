@@ -68,18 +68,18 @@ export async function readManifest(dir: string): Promise<Manifest> {
   try {
     text = await readFile(path.join(dir, MANIFEST), 'utf8')
   } catch {
-    throw new CommandFailure(`restore: ${dir} is not a backup (no ${MANIFEST}: an unfinished or missing backup)`)
+    throw new CommandFailure(`${dir} is not a backup (no ${MANIFEST}: an unfinished or missing backup)`)
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch {
-    throw new CommandFailure(`restore: ${path.join(dir, MANIFEST)} is not valid JSON (damaged)`)
+    throw new CommandFailure(`${path.join(dir, MANIFEST)} is not valid JSON (damaged)`)
   }
   const parsed = manifestSchema.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
-    throw new CommandFailure(`restore: ${path.join(dir, MANIFEST)}: ${issue.path.join('.') || 'the manifest'} ${issue.message}`)
+    throw new CommandFailure(`${path.join(dir, MANIFEST)}: ${issue.path.join('.') || 'the manifest'} ${issue.message}`)
   }
   return parsed.data
 }
@@ -92,11 +92,11 @@ export async function verifyFiles(dir: string, manifest: Manifest, onFile: () =>
   ]
   for (const entry of entries) {
     const file = insideRoot(dir, entry.name)
-    if (!file) throw new CommandFailure(`restore: the manifest names ${JSON.stringify(entry.name)}, outside the backup`)
+    if (!file) throw new CommandFailure(`the manifest names ${JSON.stringify(entry.name)}, outside the backup`)
     const size = await stat(file).then((s) => s.size, () => undefined)
-    if (size === undefined) throw new CommandFailure(`restore: ${entry.name} is missing from the backup`)
-    if (size !== entry.bytes) throw new CommandFailure(`restore: ${entry.name} is ${size} bytes, the manifest says ${entry.bytes} (truncated or damaged)`)
-    if ((await sha256Of(file)) !== entry.sha256) throw new CommandFailure(`restore: ${entry.name} does not match its checksum (damaged)`)
+    if (size === undefined) throw new CommandFailure(`${entry.name} is missing from the backup`)
+    if (size !== entry.bytes) throw new CommandFailure(`${entry.name} is ${size} bytes, the manifest says ${entry.bytes} (truncated or damaged)`)
+    if ((await sha256Of(file)) !== entry.sha256) throw new CommandFailure(`${entry.name} does not match its checksum (damaged)`)
     onFile()
   }
 }

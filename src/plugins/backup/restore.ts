@@ -48,16 +48,16 @@ function checkSchema(manifest: Manifest, migrations: string[], tables: TableColu
     const missing = manifest.migrations.filter((m) => !migrations.includes(m))
     const extra = migrations.filter((m) => !manifest.migrations.includes(m))
     throw new CommandFailure(
-      `restore: the backup was made by another version of Inkwell (${missing.length ? `migrations unknown here: ${missing.join(', ')}` : `migrations it lacks: ${extra.join(', ')}`}). Restore it with the version that made it, then upgrade.`,
+      `the backup was made by another version of Inkwell (${missing.length ? `migrations unknown here: ${missing.join(', ')}` : `migrations it lacks: ${extra.join(', ')}`}). Restore it with the version that made it, then upgrade.`,
     )
   }
   const here = new Map(tables.map((t) => [t.name, t.columns]))
   const missing = tables.find((t) => !manifest.tables.some((x) => x.name === t.name))
-  if (missing) throw new CommandFailure(`restore: the backup has no table "${missing.name}" (damaged manifest)`)
+  if (missing) throw new CommandFailure(`the backup has no table "${missing.name}" (damaged manifest)`)
   for (const table of manifest.tables) {
     const columns = here.get(table.name)
-    if (!columns) throw new CommandFailure(`restore: the backup has a table "${table.name}" this database does not`)
-    if (!sameList([...table.columns].sort(), [...columns].sort())) throw new CommandFailure(`restore: table "${table.name}" has other columns here than in the backup`)
+    if (!columns) throw new CommandFailure(`the backup has a table "${table.name}" this database does not`)
+    if (!sameList([...table.columns].sort(), [...columns].sort())) throw new CommandFailure(`table "${table.name}" has other columns here than in the backup`)
   }
 }
 
@@ -65,7 +65,7 @@ async function loadTable(client: PoolClient, dir: string, table: Manifest['table
   const columns = table.columns.map(escapeIdentifier).join(', ')
   const sink = client.query(copyFrom(`COPY ${escapeIdentifier(table.name)} (${columns}) FROM STDIN`))
   await pipeline(createReadStream(path.join(dir, tableFile(table.name))), createGunzip(), sink)
-  if (sink.rowCount !== table.rows) throw new CommandFailure(`restore: ${tableFile(table.name)} holds ${sink.rowCount} rows, the manifest says ${table.rows} (damaged)`)
+  if (sink.rowCount !== table.rows) throw new CommandFailure(`${tableFile(table.name)} holds ${sink.rowCount} rows, the manifest says ${table.rows} (damaged)`)
 }
 
 async function loadDatabase(client: PoolClient, dir: string, manifest: Manifest, tables: TableColumns[], io: CommandIO): Promise<void> {
@@ -98,7 +98,7 @@ async function loadDatabase(client: PoolClient, dir: string, manifest: Manifest,
 async function restoreMedia(dir: string, media: FileStore, manifest: Manifest, io: CommandIO): Promise<void> {
   for (const [i, file] of manifest.media.entries()) {
     const source = insideRoot(path.join(dir, 'media'), file.path)
-    if (!source) throw new CommandFailure(`restore: the manifest names ${JSON.stringify(file.path)}, outside the backup`)
+    if (!source) throw new CommandFailure(`the manifest names ${JSON.stringify(file.path)}, outside the backup`)
     await media.write(file.path, createReadStream(source))
     io.progress(i + 1, manifest.media.length)
   }
@@ -119,7 +119,7 @@ export async function restoreBackup(pool: Pool, media: FileStore, dir: string, {
     const tables = await tablesOf(client)
     checkSchema(manifest, await migrationsOf(client), tables)
     if (!force && !(await isEmptySite(client, tables))) {
-      throw new CommandFailure('restore: this database already holds a site (users, articles, replies or media): restore into an empty one, or add --force to replace it')
+      throw new CommandFailure('this database already holds a site (users, articles, replies or media): restore into an empty one, or add --force to replace it')
     }
     io.log(`restore: loading ${manifest.tables.reduce((sum, t) => sum + t.rows, 0)} rows (one transaction)…`)
     await loadDatabase(client, source, manifest, tables, io)
