@@ -102,8 +102,8 @@ describe('two web processes and the workers on one database', () => {
     const owner = await token(webA, 'owner@inkwell.test')
     const [article] = (await api(webB, '/api/articles?limit=1&sort=-publishedAt')).body.docs
     const path = `/articles/${article.id}/${article.slug}`
-    await page(webB, path)
-    expect((await page(webB, path)).cache).toBe('HIT')
+    // Cached on web B (a purge from an earlier test's write may still be on its way through pg_notify: read until a copy stays).
+    await waitUntil(async () => (await page(webB, path)).cache === 'HIT', { what: 'web B to serve the page from its cache', timeoutMs: 15_000, everyMs: 200 })
     const title = `Renamed through web A ${Date.now()}`
     expect((await api(webA, `/api/articles/${article.id}`, { method: 'PATCH', json: { title }, token: owner })).status).toBe(200)
     // pg_notify at commit reaches web B's listener; its next answer is a fresh render.
