@@ -8,15 +8,19 @@
  *  - a change made through one web process purges the other's render cache;
  *  - a scheduled article appears on the other web process's cached listings (home,
  *    category, tag, feeds, sitemap)
- *    within a minute of its publish time, nobody saving it again.
+ *    within a minute of its publish time, nobody saving it again;
+ *  - uploads live in an S3-compatible bucket (issue 32 §1): the demo's images and
+ *    a file uploaded through one web process are served by the other.
  */
 import type { ChildProcess } from 'node:child_process'
 
 import pg from 'pg'
+import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { startApp, type RunningApp } from '../helpers/app'
 import { expectScheduledArticleToAppear } from '../helpers/scheduledArticle'
+import { startS3Server, type S3Server } from '../helpers/s3Server'
 import { runScript, scriptEnv } from '../helpers/script'
 import { smtpEnv, startInbox, type Inbox } from '../helpers/smtp'
 import { waitUntil } from '../helpers/waitUntil'
@@ -25,15 +29,17 @@ import { killGroup, startWorker } from '../helpers/worker'
 let webA: RunningApp
 let webB: RunningApp
 let inbox: Inbox
+let s3: S3Server
 let db: pg.Client
 let hold = true
 /** When the two workers the later tests use were both up: cron occurrences are counted from here. */
 let bothWorkersSince = new Date()
 const workers: ChildProcess[] = []
 const SEED_PASSWORD = 'inkwell-demo'
+const BUCKET = 'inkwell-media'
 
 function workerEnv(): NodeJS.ProcessEnv {
-  return scriptEnv(webA.databaseUrl, { QUEUE_CONNECTION: 'pgboss', BASE_URL: webA.url, ...smtpEnv(inbox) })
+  return scriptEnv(webA.databaseUrl, { QUEUE_CONNECTION: 'pgboss', BASE_URL: webA.url, ...smtpEnv(inbox), ...s3.env(BUCKET) })
 }
 
 async function token(app: RunningApp, email: string): Promise<string> {
@@ -63,7 +69,8 @@ async function page(app: RunningApp, path: string) {
 
 beforeAll(async () => {
   inbox = await startInbox({ hold: () => hold })
-  const env = { QUEUE_CONNECTION: 'pgboss', WORKER: 'off', ...smtpEnv(inbox) }
+  s3 = await startS3Server([BUCKET])
+  const env = { QUEUE_CONNECTION: 'pgboss', WORKER: 'off', ...smtpEnv(inbox), ...s3.env(BUCKET) }
   webA = await startApp(env) // migrates and seeds the demo
   webB = await startApp(env, { shareDatabase: webA })
   db = new pg.Client({ connectionString: webA.databaseUrl })
@@ -75,6 +82,7 @@ afterAll(async () => {
   await webB?.stop({ keepDatabase: true })
   await webA?.stop()
   await inbox?.stop()
+  await s3?.close()
 })
 
 describe('two web processes and the workers on one database', () => {
@@ -97,6 +105,31 @@ describe('two web processes and the workers on one database', () => {
     await startWorker(workerEnv(), workers)
     bothWorkersSince = new Date()
   }, 480_000) // three worker boots on a machine shared with other test runs
+
+  it('serves through one web process the files uploaded through the other: they are in the bucket', async () => {
+    // The demo's images, uploaded by web A's seed, went to the bucket.
+    const [seeded] = (await api(webB, '/api/media?limit=1&sort=id')).body.docs
+    expect(await s3.keys(BUCKET)).toContain(seeded.filename)
+    expect((await fetch(`${webB.url}/api/media/file/${seeded.filename}`)).status).toBe(200)
+
+    const owner = await token(webA, 'owner@inkwell.test')
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#e76f51' } }).png().toBuffer()
+    const form = new FormData()
+    form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), `through-a-${Date.now()}.png`)
+    form.append('_payload', JSON.stringify({ alt: 'Uploaded through web A' }))
+    const created = await fetch(`${webA.url}/api/media`, { method: 'POST', headers: { authorization: `JWT ${owner}`, origin: webA.url }, body: form })
+    expect(created.status).toBe(201)
+    const { doc } = (await created.json()) as { doc: { id: number; filename: string } }
+    const served = await fetch(`${webB.url}/api/media/file/${doc.filename}`)
+    expect(served.status).toBe(200)
+    expect(served.headers.get('content-type')).toBe('image/png')
+    expect(Buffer.from(await served.arrayBuffer()).equals(png)).toBe(true)
+
+    // Deleted through web B: the object goes too.
+    expect((await api(webB, `/api/media/${doc.id}`, { method: 'DELETE', token: owner })).status).toBe(200)
+    expect(await s3.keys(BUCKET)).not.toContain(doc.filename)
+    expect((await fetch(`${webA.url}/api/media/file/${doc.filename}`)).status).toBe(404)
+  })
 
   it('purges a page cached by one web process when the other one changes it', async () => {
     const owner = await token(webA, 'owner@inkwell.test')
