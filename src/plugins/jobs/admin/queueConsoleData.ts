@@ -14,6 +14,7 @@ import { deadLetterQueue } from '../../../../jobs/worker'
 import { hasPermission } from '../../../access/permissions'
 import { readBody } from '../../../lib/accountHttp'
 import { errorResponse } from '../../../lib/errorResponse'
+import { translatorFor } from '../../../lib/i18n/request'
 import { poolOf, query } from '../../../lib/pool'
 
 export const QUEUE_CONSOLE_PATH = '/queues'
@@ -164,7 +165,7 @@ export async function loadQueueConsole(payload: Payload): Promise<QueueConsoleDa
  */
 export async function handleQueueConsoleAction(req: PayloadRequest): Promise<Response> {
   if (!(await mayMonitorQueue(req))) {
-    return Response.json({ errors: [{ message: 'The queue console needs the queue.monitor permission.' }] }, { status: 403 })
+    return Response.json({ errors: [{ message: translatorFor(req)('queues.forbidden') }] }, { status: 403 })
   }
   // The console's form is url-encoded, which the one-origin server hands on as JSON (src/lib/requestBody.ts): read either.
   const form = await readBody(req)
