@@ -78,4 +78,10 @@ describe('validation messages in the request’s language', () => {
     expect(email.status).toBe(400)
     expect(fieldErrors(email.body).email).toBe('请输入有效的邮箱地址。')
   })
+
+  it('a webhook’s address and events', async () => {
+    const answer = await rest('owner@example.test', 'POST', '/webhooks', { url: 'http://example.com/hook', events: [] }, { 'accept-language': 'zh-CN' })
+    expect(answer.status).toBe(400)
+    expect(fieldErrors(answer.body)).toMatchObject({ url: '地址必须使用 https。', events: '请至少选择一个事件。' })
+  })
 })
