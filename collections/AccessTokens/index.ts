@@ -1,18 +1,19 @@
 import type { CollectionConfig, Validate } from 'payload'
 
+import { validationTranslator } from '../../src/lib/i18n/request'
 import { TOKEN_SCOPES } from '../../src/plugins/accessTokens/tokens'
 import { createOwnToken, ownTokensOrManager, renameOwnToken } from './access'
 import { issueSecret, showTokenOnce } from './hooks/issueSecret'
 
 export const TOKEN_NAME_MAX_LENGTH = 80
 
-const inTheFuture: Validate = (value, { operation, previousValue }) => {
+const inTheFuture: Validate = (value, { operation, previousValue, req }) => {
   if (value === null || value === undefined || value === '') return true
   const when = new Date(value as string)
-  if (Number.isNaN(when.getTime())) return 'Give the expiry as a date, e.g. 2027-01-31.'
+  if (Number.isNaN(when.getTime())) return validationTranslator(req)('validation.expiryDate')
   // An expiry already set may pass (a token is renamed after it expired); a new one must lie ahead.
   if (operation === 'update' && previousValue && new Date(previousValue as string).getTime() === when.getTime()) return true
-  return when.getTime() > Date.now() ? true : 'The expiry must be in the future.'
+  return when.getTime() > Date.now() ? true : validationTranslator(req)('validation.expiryFuture')
 }
 
 /**

@@ -27,7 +27,7 @@ export const Follows: CollectionConfig = {
       relationTo: 'articles',
       required: true,
       index: true,
-      validate: publishedArticle('You can only follow a published article you can read.'),
+      validate: publishedArticle('validation.followArticle'),
     },
     // Stamped with the signed-in reader (stampOwner), hence not `required`: validation runs before the stamp.
     { name: 'follower', type: 'relationship', relationTo: 'users', index: true, access: { update: () => false } },

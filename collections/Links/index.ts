@@ -1,6 +1,7 @@
-import type { CollectionConfig } from 'payload'
+import type { CollectionConfig, PayloadRequest } from 'payload'
 
 import { publicReadManagedBy } from '../../src/access'
+import { validationTranslator } from '../../src/lib/i18n/request'
 
 export const Links: CollectionConfig = {
   slug: 'links',
@@ -15,12 +16,13 @@ export const Links: CollectionConfig = {
       type: 'text',
       required: true,
       maxLength: 500,
-      validate: (value: unknown) => {
+      validate: (value: unknown, { req }: { req: PayloadRequest }) => {
+        const t = validationTranslator(req)
         try {
           const url = new URL(String(value))
-          return ['http:', 'https:'].includes(url.protocol) || 'Use an http:// or https:// address.'
+          return ['http:', 'https:'].includes(url.protocol) || t('validation.linkProtocol')
         } catch {
-          return 'Enter a full address, like https://example.com.'
+          return t('validation.linkAddress')
         }
       },
     },

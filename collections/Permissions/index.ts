@@ -1,6 +1,7 @@
-import type { CollectionConfig } from 'payload'
+import type { CollectionConfig, PayloadRequest } from 'payload'
 
 import { publicReadManagedBy } from '../../src/access'
+import { validationTranslator } from '../../src/lib/i18n/request'
 
 export const Permissions: CollectionConfig = {
   slug: 'permissions',
@@ -15,7 +16,7 @@ export const Permissions: CollectionConfig = {
       unique: true,
       index: true,
       maxLength: 64,
-      validate: (v: unknown) => (typeof v === 'string' && /^[a-z0-9]+([.-][a-z0-9]+)*$/.test(v)) || 'Use dotted lowercase words, like articles.delete.any.',
+      validate: (v: unknown, { req }: { req: PayloadRequest }) => (typeof v === 'string' && /^[a-z0-9]+([.-][a-z0-9]+)*$/.test(v)) || validationTranslator(req)('validation.permissionSlug'),
     },
     { name: 'group', type: 'text', index: true, maxLength: 40 },
   ],

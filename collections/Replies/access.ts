@@ -1,6 +1,8 @@
 import type { Access, Validate, Where } from 'payload'
 
 import { hasPermission } from '../../src/access'
+import { CATALOGS, type MessageKey } from '../../src/lib/i18n'
+import { validationTranslator } from '../../src/lib/i18n/request'
 import { relationId } from '../../src/lib/relationId'
 
 /** The article is public: published and its publish time has come (not scheduled). */
@@ -23,10 +25,11 @@ export const repliesOnReadableArticles: Access = async ({ req }) =>
  * GraphQL, Local API), with the writer's own access.
  */
 export const publishedArticle =
-  (message: string): Validate =>
+  (message: MessageKey | (string & {})): Validate =>
   async (value, { req, operation, previousValue }) => {
+    const t = validationTranslator(req)
     const id = relationId(value) ?? (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : undefined)
-    if (id === undefined) return 'Choose the article.'
+    if (id === undefined) return t('validation.chooseArticle')
     if (operation !== 'create' && id === relationId(previousValue)) return true
     const { totalDocs } = await req.payload.count({
       collection: 'articles',
@@ -35,10 +38,11 @@ export const publishedArticle =
       user: req.user,
       req,
     })
-    return totalDocs > 0 || message
+    // A catalog key is said in the request's language; a plugin's own sentence (docs/examples) as written.
+    return totalDocs > 0 || (Object.hasOwn(CATALOGS.en, message) ? t(message as MessageKey) : message)
   }
 
-export const replyableArticle = publishedArticle('You can only reply to a published article you can read.')
+export const replyableArticle = publishedArticle('validation.replyArticle')
 
 /** How long after posting its writer may still edit a reply (deleting has no limit). */
 export const REPLY_EDIT_WINDOW_MINUTES = 15
@@ -67,7 +71,7 @@ export const ownRecentReplies: Access = async ({ req }) => {
 export const answerableParent: Validate = async (value, { req, operation, siblingData, previousValue }) => {
   if (value === null || value === undefined || value === '') return true
   const id = relationId(value) ?? (typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : undefined)
-  if (id === undefined) return 'The reply being answered must be a reply id.'
+  if (id === undefined) return validationTranslator(req)('validation.parentId')
   if (operation !== 'create' && id === relationId(previousValue)) return true
   const parent = await req.payload.findByID({
     collection: 'replies',
@@ -80,7 +84,7 @@ export const answerableParent: Validate = async (value, { req, operation, siblin
     req,
   })
   const articleId = relationId((siblingData as { article?: unknown }).article)
-  if (!parent || relationId(parent.article) !== articleId) return 'You can only answer a reply to the same article.'
+  if (!parent || relationId(parent.article) !== articleId) return validationTranslator(req)('validation.parentArticle')
   return true
 }
 

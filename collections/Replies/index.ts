@@ -1,7 +1,8 @@
-import type { CollectionConfig } from 'payload'
+import type { CollectionConfig, PayloadRequest } from 'payload'
 
 import { can, fieldCan, ownsWithOr } from '../../src/access'
 import { stampOwner } from '../../hooks/stampOwner'
+import { validationTranslator } from '../../src/lib/i18n/request'
 import { answerableParent, ownRecentReplies, replyableArticle, repliesOnReadableArticles } from './access'
 import { attachToTopLevel } from './hooks/attachToTopLevel'
 import { limitReplyFlood } from './hooks/limitReplyFlood'
@@ -67,10 +68,12 @@ export const Replies: CollectionConfig = {
       required: true,
       maxLength: REPLY_MAX_LENGTH,
       // A custom validate replaces the built-in one, so the length rule lives here too.
-      validate: (value: unknown) => {
+      // Its messages are in the request's language (validationTranslator).
+      validate: (value: unknown, { req }: { req: PayloadRequest }) => {
+        const t = validationTranslator(req)
         // Invisible format characters (zero-width spaces, joiners, bidi marks) alone are empty too.
-        if (typeof value !== 'string' || value.replace(/[\p{Cf}\s]/gu, '').length === 0) return 'A reply cannot be empty.'
-        if (value.length > REPLY_MAX_LENGTH) return `A reply can be at most ${REPLY_MAX_LENGTH.toLocaleString('en')} characters.`
+        if (typeof value !== 'string' || value.replace(/[\p{Cf}\s]/gu, '').length === 0) return t('validation.replyEmpty')
+        if (value.length > REPLY_MAX_LENGTH) return t('validation.replyTooLong', { max: REPLY_MAX_LENGTH })
         return true
       },
     },

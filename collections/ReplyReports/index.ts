@@ -2,6 +2,7 @@ import type { CollectionConfig, PayloadRequest } from 'payload'
 
 import { ownsOr, signedIn } from '../../src/access'
 import { stampOwner } from '../../hooks/stampOwner'
+import { validationTranslator } from '../../src/lib/i18n/request'
 import { serverWritten } from '../../src/fields/serverOwned'
 
 /**
@@ -27,13 +28,14 @@ export const ReplyReports: CollectionConfig = {
       // Only a reply the reporter can read (a held one of someone else's is not).
       validate: async (value: unknown, { req, operation }: { req: PayloadRequest; operation?: string }) => {
         if (operation !== 'create') return true
+        const t = validationTranslator(req)
         const id = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : undefined
-        if (id === undefined) return 'Choose the reply to report.'
+        if (id === undefined) return t('validation.chooseReply')
         const found = await req.payload.findByID({ collection: 'replies', id, depth: 0, select: { article: true }, overrideAccess: false, user: req.user, disableErrors: true, req })
-        if (!found) return 'You can only report a reply you can read.'
+        if (!found) return t('validation.reportReadable')
         if (!req.user) return true
         const { totalDocs } = await req.payload.count({ collection: 'reply-reports', where: { and: [{ reply: { equals: id } }, { reporter: { equals: req.user.id } }] }, overrideAccess: true, req })
-        return totalDocs === 0 || 'You have already reported this reply.'
+        return totalDocs === 0 || t('validation.reportedAlready')
       },
     },
     { name: 'reporter', type: 'relationship', relationTo: 'users', index: true, access: { update: () => false } },

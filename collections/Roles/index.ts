@@ -1,7 +1,8 @@
-import { APIError, type CollectionConfig } from 'payload'
+import { APIError, type CollectionConfig, type PayloadRequest } from 'payload'
 
 import { publicReadManagedBy } from '../../src/access'
 import { DEFAULT_ROLES } from '../../src/access/catalog'
+import { validationTranslator } from '../../src/lib/i18n/request'
 
 const BUILT_IN = new Set(DEFAULT_ROLES.map((r) => r.slug))
 
@@ -29,7 +30,7 @@ export const Roles: CollectionConfig = {
       unique: true,
       index: true,
       maxLength: 64,
-      validate: (v: unknown) => (typeof v === 'string' && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(v)) || 'Use lowercase letters, digits and hyphens.',
+      validate: (v: unknown, { req }: { req: PayloadRequest }) => (typeof v === 'string' && /^[a-z0-9]+(-[a-z0-9]+)*$/.test(v)) || validationTranslator(req)('validation.roleSlug'),
     },
     { name: 'description', type: 'textarea', maxLength: 500 },
     {

@@ -1,9 +1,10 @@
-import { validations, type CollectionConfig, type TextFieldSingleValidation } from 'payload'
+import { validations, type CollectionConfig, type PayloadRequest, type TextFieldSingleValidation } from 'payload'
 
 import { anyone, fieldCan, fieldSelfOr, hasPermission } from '../../src/access'
 import { passwordResetMail } from '../../src/lib/accountMail'
 import { displayNameProblem } from '../../src/lib/displayName'
 import { emailProblem } from '../../src/lib/emailAddress'
+import { validationTranslator } from '../../src/lib/i18n/request'
 import { managerOfLesser, selfOrManagerOfLesser } from './access'
 import { resetMailArgs } from './hooks/resetMailArgs'
 import { assignInitialRoles } from './hooks/assignInitialRoles'
@@ -86,7 +87,7 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
         type: 'email',
         access: { read: fieldSelfOr('users.manage') },
         // Replaces Payload's check, whose pattern is polynomial on long input: the length first, then a linear pattern.
-        validate: (value: unknown) => emailProblem(value) ?? true,
+        validate: (value: unknown, { req }: { req: PayloadRequest }) => emailProblem(value, validationTranslator(req)) ?? true,
       },
       {
         // Never stored or returned: the proof of knowing the password that an e-mail or password change needs
@@ -110,7 +111,7 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
         required: true,
         maxLength: 80,
         // One line of visible text: no line breaks, tabs or other control characters (src/lib/displayName.ts).
-        validate: ((value, args) => displayNameProblem(value) ?? validations.text(value, args)) satisfies TextFieldSingleValidation,
+        validate: ((value, args) => displayNameProblem(value, validationTranslator(args.req)) ?? validations.text(value, args)) satisfies TextFieldSingleValidation,
       },
       { name: 'avatar', type: 'upload', relationTo: 'media' },
       { name: 'introduction', type: 'textarea', maxLength: 2000 },

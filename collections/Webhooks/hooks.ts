@@ -1,5 +1,6 @@
 import type { CollectionAfterReadHook, CollectionBeforeChangeHook, Validate } from 'payload'
 
+import { validationTranslator } from '../../src/lib/i18n/request'
 import { newWebhookSecret } from '../../src/plugins/webhooks/signing'
 import { pluginOptionsOf } from '../../src/plugins/pluginOptions'
 import { WEBHOOKS_KEY, type WebhooksOptions } from '../../src/plugins/webhooks/options'
@@ -10,17 +11,18 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
 
 /** https; http only to a loopback host, and only when OUTBOUND_ALLOW_PRIVATE=true (tests, development). */
 export const validWebhookUrl: Validate = (value, { req }) => {
+  const t = validationTranslator(req)
   let url: URL
   try {
     url = new URL(String(value ?? ''))
   } catch {
-    return 'Give a full address, e.g. https://example.com/hooks/inkwell.'
+    return t('validation.webhookAddress')
   }
-  if (url.username || url.password) return 'The address must not carry a user name or password.'
+  if (url.username || url.password) return t('validation.webhookCredentials')
   if (url.protocol === 'https:') return true
   const allowPrivate = pluginOptionsOf<WebhooksOptions>(req.payload, WEBHOOKS_KEY)?.outbound.allowPrivate
   if (url.protocol === 'http:' && allowPrivate && LOOPBACK.has(url.hostname)) return true
-  return 'The address must use https.'
+  return t('validation.webhookHttps')
 }
 
 /** On create the server draws the secret and records the owner, whatever the client sent. */

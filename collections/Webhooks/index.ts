@@ -1,13 +1,15 @@
 import type { CollectionConfig, Validate } from 'payload'
 
 import { can } from '../../src/access'
+import { validationTranslator } from '../../src/lib/i18n/request'
 import { WEBHOOK_EVENTS } from '../../src/plugins/webhooks/events'
 import { issueWebhookSecret, showSecretOnce, validWebhookUrl } from './hooks'
 
-const validEvents: Validate = (value) => {
-  if (!Array.isArray(value) || value.length === 0) return 'Choose at least one event.'
+const validEvents: Validate = (value, { req }) => {
+  const t = validationTranslator(req)
+  if (!Array.isArray(value) || value.length === 0) return t('validation.webhookNoEvents')
   const unknown = value.filter((e) => !(WEBHOOK_EVENTS as readonly unknown[]).includes(e))
-  return unknown.length ? `Unknown events: ${unknown.join(', ')}. Known: ${WEBHOOK_EVENTS.join(', ')}.` : true
+  return unknown.length ? t('validation.webhookUnknownEvents', { unknown: unknown.join(', '), known: WEBHOOK_EVENTS.join(', ') }) : true
 }
 
 const serverOwned = { create: () => false, update: () => false }

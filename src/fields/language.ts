@@ -1,4 +1,6 @@
-import type { FieldHook, TextField } from 'payload'
+import type { FieldHook, PayloadRequest, TextField } from 'payload'
+
+import { validationTranslator } from '../lib/i18n/request'
 
 /** The canonical spelling of a BCP 47 language tag ("zh-cn" → "zh-CN"), or null when it is not one. */
 export function canonicalLanguage(value: unknown): string | null {
@@ -21,8 +23,8 @@ export function languageField(overrides: Partial<TextField> & Pick<TextField, 'n
   return {
     type: 'text',
     maxLength: 35,
-    validate: (value: unknown) =>
-      value === null || value === undefined || value === '' || canonicalLanguage(value) !== null || 'Use a language tag such as en, zh-CN or pt-BR.',
+    validate: (value: unknown, { req }: { req: PayloadRequest }) =>
+      value === null || value === undefined || value === '' || canonicalLanguage(value) !== null || validationTranslator(req)('validation.languageTag'),
     ...overrides,
     // The field's own hooks are kept beside those given.
     hooks: { ...overrides.hooks, beforeChange: [canonicalize, ...(overrides.hooks?.beforeChange ?? [])] },

@@ -5,16 +5,18 @@
  * never backtracks). Payload's own e-mail pattern is not applied to users:
  * it is polynomial on long input.
  */
+import { translator, type Translate } from './i18n'
+
 export const MAX_EMAIL_LENGTH = 254
 
 /** Local part, `@`, then dot-separated labels; dots are excluded from the labels so the split is unambiguous. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/
 
-/** A sentence naming the rule the address breaks, or undefined when it is acceptable. */
-export function emailProblem(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.trim() === '') return 'Enter your e-mail address.'
-  if (value.length > MAX_EMAIL_LENGTH) return `Use at most ${MAX_EMAIL_LENGTH} characters for the e-mail address.`
-  if (!EMAIL_PATTERN.test(value)) return 'Enter a valid e-mail address.'
+/** A sentence naming the rule the address breaks (in the language of `t`), or undefined when it is acceptable. */
+export function emailProblem(value: unknown, t: Translate = translator('en')): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return t('validation.emailEmpty')
+  if (value.length > MAX_EMAIL_LENGTH) return t('validation.emailLong', { max: MAX_EMAIL_LENGTH })
+  if (!EMAIL_PATTERN.test(value)) return t('validation.emailInvalid')
   return undefined
 }
 

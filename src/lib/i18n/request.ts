@@ -12,3 +12,11 @@ export function languageOf(req: LanguageRequest): Language {
 
 /** The catalog in the request's language (see languageOf). */
 export const translatorFor = (req: LanguageRequest): Translate => translator(languageOf(req))
+
+/**
+ * The catalog a collection's validate function or hook answers in: the
+ * request's language (languageOf), or English when there is no request with
+ * headers (a validation run outside a request).
+ */
+export const validationTranslator = (req: Partial<LanguageRequest> | null | undefined): Translate =>
+  req?.headers ? translatorFor(req as LanguageRequest) : translator('en')

@@ -11,9 +11,6 @@ import type { Scope } from './queries'
 export const DASHBOARD_PERMISSION = 'admin.dashboard'
 export const OWN_STATISTICS_PERMISSION = 'articles.create'
 
-export const REFUSAL =
-  'The dashboard shows statistics to holders of the admin.dashboard permission (the whole site) and to authors (articles.create: their own articles). Your account holds neither.'
-
 export async function dashboardScope(req: PayloadRequest): Promise<Scope | undefined> {
   if (!req.user || req.user.collection !== 'users') return undefined
   if (await hasPermission(req, DASHBOARD_PERMISSION)) return { kind: 'site' }

@@ -7,7 +7,8 @@
 import type { Endpoint, PayloadRequest } from 'payload'
 
 import { errorResponse } from '../../lib/errorResponse'
-import { dashboardScope, REFUSAL } from './access'
+import { translatorFor } from '../../lib/i18n/request'
+import { dashboardScope } from './access'
 import { PERIODS, type Period } from './queries'
 import { dashboardData } from './stats'
 
@@ -36,7 +37,7 @@ export function dashboardEndpoint(timeZone: string): Endpoint {
     handler: async (req: PayloadRequest) => {
       if (!req.user) return problem(401, 'Sign in to see the dashboard.')
       const scope = await dashboardScope(req)
-      if (!scope) return problem(403, REFUSAL)
+      if (!scope) return problem(403, translatorFor(req)('dashboard.refused'))
       const params = new URL(req.url ?? 'http://localhost/').searchParams
       const period = parsePeriod(params.get('period'))
       if (!period) return problem(400, 'period must be day, month or year.', 'period')

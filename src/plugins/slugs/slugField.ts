@@ -1,7 +1,8 @@
-import type { CollectionBeforeChangeHook, CollectionSlug, Field, FieldHook, TextField } from 'payload'
+import type { CollectionBeforeChangeHook, CollectionSlug, Field, FieldHook, PayloadRequest, TextField } from 'payload'
 
 import { lockTransaction } from '../../../hooks/lockTransaction'
 import { serverWritten } from '../../fields/serverOwned'
+import { validationTranslator } from '../../lib/i18n/request'
 import { isValidSlug, slugify } from '../../lib/slug'
 import { recordSlugDecision, slugDecision, translatedSlugWrite, type SlugDecision, type SlugOrigin } from './slugDecision'
 
@@ -73,10 +74,8 @@ export function slugField(sourceField = 'title', overrides: Partial<TextField> =
         ? `Left empty, it is made from the ${sourceField} and follows it (an English translation replaces it when translation is set up). A slug you type stays.`
         : `Left empty, it is made from the ${sourceField}.`,
     },
-    validate: (value: unknown) =>
-      value === undefined || value === null || value === '' || isValidSlug(value)
-        ? true
-        : 'Use lowercase letters, digits and single hyphens only.',
+    validate: (value: unknown, { req }: { req: PayloadRequest }) =>
+      value === undefined || value === null || value === '' || isValidSlug(value) ? true : validationTranslator(req)('validation.slug'),
     hooks: { beforeValidate: [deriveSlug] },
     ...overrides,
   } as TextField

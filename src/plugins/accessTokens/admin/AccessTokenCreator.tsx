@@ -4,9 +4,12 @@
  * signed-in user and shows it once. The admin's own create view would save a
  * token nobody ever sees (the secret is only in the create answer), so tokens
  * are made here, through the same REST endpoint as the site's profile page.
+ * Words from the catalogs (src/lib/i18n), in the admin user's language.
  */
 import { useRouter } from 'next/navigation'
 import { useState, type FormEvent } from 'react'
+
+import { useAdminT } from '../../languages/admin/useAdminT'
 
 type Issued = { name: string; token: string }
 
@@ -15,6 +18,7 @@ export function AccessTokenCreator() {
   const [issued, setIssued] = useState<Issued | null>(null)
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
+  const { t } = useAdminT()
 
   async function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -35,7 +39,7 @@ export function AccessTokenCreator() {
         body: JSON.stringify(body),
       })
       const answer = (await response.json()) as { doc?: Issued; errors?: { message: string }[] }
-      if (!response.ok || !answer.doc) throw new Error(answer.errors?.[0]?.message ?? `The server answered ${response.status}.`)
+      if (!response.ok || !answer.doc) throw new Error(answer.errors?.[0]?.message ?? t('tokens.admin.serverAnswered', { status: String(response.status) }))
       setIssued({ name: answer.doc.name, token: answer.doc.token })
       ;(event.target as HTMLFormElement).reset()
       router.refresh()
@@ -48,13 +52,11 @@ export function AccessTokenCreator() {
 
   return (
     <section style={{ marginBottom: 'calc(var(--base) * 2)' }} aria-labelledby="new-access-token">
-      <h3 id="new-access-token">New access token</h3>
+      <h3 id="new-access-token">{t('tokens.admin.new')}</h3>
       {issued && (
         <div role="status" style={{ margin: 'var(--base) 0' }}>
-          <p>
-            Your new token “{issued.name}” is below. Copy it now: it is shown only once, and only its hash is kept.
-          </p>
-          <label htmlFor="issued-access-token">Token</label>
+          <p>{t('tokens.admin.issued', { name: issued.name })}</p>
+          <label htmlFor="issued-access-token">{t('tokens.admin.token')}</label>
           <input id="issued-access-token" readOnly value={issued.token} style={{ width: '100%', fontFamily: 'monospace' }} onFocus={(e) => e.currentTarget.select()} />
         </div>
       )}
@@ -65,25 +67,25 @@ export function AccessTokenCreator() {
       )}
       <form onSubmit={create} style={{ display: 'flex', gap: 'var(--base)', flexWrap: 'wrap', alignItems: 'end' }}>
         <label>
-          Name
+          {t('tokens.admin.name')}
           <br />
-          <input name="name" required maxLength={80} placeholder="backup script" />
+          <input name="name" required maxLength={80} placeholder={t('tokens.admin.namePlaceholder')} />
         </label>
         <label>
-          Scope
+          {t('tokens.admin.scope')}
           <br />
           <select name="scope" defaultValue="read">
-            <option value="read">Read</option>
-            <option value="write">Read and write</option>
+            <option value="read">{t('tokens.admin.read')}</option>
+            <option value="write">{t('tokens.admin.write')}</option>
           </select>
         </label>
         <label>
-          Expires on (optional)
+          {t('tokens.admin.expires')}
           <br />
           <input name="expiresAt" type="date" />
         </label>
         <button type="submit" className="btn btn--style-primary btn--size-small" disabled={busy}>
-          Create token
+          {t('tokens.admin.create')}
         </button>
       </form>
     </section>

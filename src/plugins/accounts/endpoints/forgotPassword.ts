@@ -5,7 +5,7 @@ import { accountEndpoint, fieldErrors, noStore, siteName } from '../../../lib/ac
 import { emailProblem, normalEmail } from '../../../lib/emailAddress'
 import { limitByIp } from '../../../lib/rateLimit'
 import { supportedLanguage, translator } from '../../../lib/i18n'
-import { languageOf } from '../../../lib/i18n/request'
+import { languageOf, translatorFor } from '../../../lib/i18n/request'
 import { RATE_LIMITED_ALREADY } from '../../../../collections/Users/hooks/limitAuthAttempts'
 import type { AccountsOptions } from '../options'
 
@@ -33,7 +33,7 @@ async function mailResetLink(req: PayloadRequest, email: string, baseUrl: string
 export const forgotPasswordEndpoint = ({ baseUrl }: AccountsOptions) =>
   accountEndpoint('post', '/password/forgot', async (req, body) => {
     const email = normalEmail(body.email)
-    const badEmail = emailProblem(email)
+    const badEmail = emailProblem(email, translatorFor(req))
     if (badEmail) return fieldErrors({ email: badEmail })
     await limitByIp(req, 'passwordReset')
     void mailResetLink(req, email, baseUrl).catch((error: unknown) =>

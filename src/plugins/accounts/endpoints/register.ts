@@ -35,7 +35,7 @@ const checkYourMail = (email: string) =>
 /** The form's own mistakes, judged without reading anything stored (so they may be told with a wrong captcha). */
 function formErrors(t: Translate, body: { email?: string; name?: string; password?: string; passwordConfirm?: string }): FieldErrors {
   const errors: FieldErrors = {}
-  const badEmail = emailProblem(normalEmail(body.email))
+  const badEmail = emailProblem(normalEmail(body.email), t)
   if (badEmail) errors.email = badEmail
   if (!(body.name ?? '').trim()) errors.name = t('validation.name')
   const weak = passwordProblem(body.password)

@@ -2,7 +2,8 @@
 /**
  * The article's format (Markdown or rich text). Switching an article that
  * already has a body asks first, because saving converts the body into the
- * other format (the old body stays stored in its own field).
+ * other format (the old body stays stored in its own field). Words from the
+ * catalogs (src/lib/i18n), in the admin user's language.
  */
 import {
   ConfirmationModal,
@@ -21,9 +22,11 @@ import type { SelectFieldClientComponent } from 'payload'
 import { deepCopyObjectSimpleWithoutReactComponents } from 'payload/shared'
 import React, { useEffect, useState } from 'react'
 
+import { useAdminT } from '../../languages/admin/useAdminT'
+
 type Format = 'markdown' | 'html'
 
-const LABELS: Record<Format, string> = { markdown: 'Markdown', html: 'HTML (rich text)' }
+const LABELS = { markdown: 'format.markdown', html: 'format.html' } as const
 const MODAL_SLUG = 'confirm-format-switch'
 
 function hasLexicalText(content: unknown): boolean {
@@ -91,6 +94,7 @@ export const FormatField: SelectFieldClientComponent = ({ field, path }) => {
   const content = useFormFields(([fields]) => fields.content?.value)
   const { openModal } = useModal()
   const [pending, setPending] = useState<Format | null>(null)
+  const { t } = useAdminT()
   // The radios are server-rendered: until React hydrates this field, a click
   // only flips the native radio and never reaches the form. The attribute says
   // the field is live (browser tests wait for it before choosing a format).
@@ -113,12 +117,12 @@ export const FormatField: SelectFieldClientComponent = ({ field, path }) => {
 
   return (
     <div className="field-type format-field" data-live={live ? 'true' : undefined}>
-      <FieldLabel label={typeof field.label === 'string' ? field.label : 'Format'} path={path} />
-      <div className="format-field__options" role="radiogroup" aria-label="Format">
+      <FieldLabel label={typeof field.label === 'string' ? field.label : t('format.label')} path={path} />
+      <div className="format-field__options" role="radiogroup" aria-label={t('format.label')}>
         {(Object.keys(LABELS) as Format[]).map((format) => (
           <label key={format} className="format-field__option">
             <input type="radio" name={`${path}-format`} value={format} checked={current === format} onChange={() => choose(format)} />
-            {LABELS[format]}
+            {t(LABELS[format])}
           </label>
         ))}
       </div>
@@ -126,13 +130,13 @@ export const FormatField: SelectFieldClientComponent = ({ field, path }) => {
       <FieldError path={path} showError={showError} message={errorMessage} />
       <FieldDescription
         path={path}
-        description="Switching converts the body into the other format when you save; the old body is kept. A switch that would change what readers see is refused, naming the parts."
+        description={t('format.help')}
       />
       <ConfirmationModal
         modalSlug={MODAL_SLUG}
-        heading={`Switch to ${pending ? LABELS[pending] : ''}?`}
-        body="When you save, the body is converted into the new format. The body in the current format stays stored alongside until the next switch. If anything would look different to readers, the save is refused and the parts are named."
-        confirmLabel="Switch and convert"
+        heading={t('format.switchTo', { format: pending ? t(LABELS[pending]) : '' })}
+        body={t('format.confirmBody')}
+        confirmLabel={t('format.confirm')}
         onConfirm={() => {
           if (pending) setValue(pending)
           setPending(null)

@@ -7,6 +7,8 @@
 import React, { useState } from 'react'
 import { ResponsiveContainer } from 'recharts'
 
+import { formatNumber, type Language } from '../../../lib/i18n'
+import { useAdminT } from '../../languages/admin/useAdminT'
 import type { Period } from '../queries'
 import type { DashboardData } from '../stats'
 
@@ -28,6 +30,7 @@ export function ChartFigure(props: {
   children?: React.ReactElement
 }) {
   const [asTable, setAsTable] = useState(false)
+  const { t, lang } = useAdminT()
   const summaryId = `dashboard-${props.id}-summary`
   return (
     <figure style={{ ...props.style, margin: 0, minWidth: 0 }} data-testid={`dashboard-chart-${props.id}`} aria-describedby={summaryId}>
@@ -37,7 +40,7 @@ export function ChartFigure(props: {
           {props.controls}
           {props.children && (
             <button type="button" className="btn btn--size-small btn--style-secondary" style={{ margin: 0 }} aria-pressed={asTable} onClick={() => setAsTable(!asTable)}>
-              {asTable ? 'Show chart' : 'Show table'}
+              {t(asTable ? 'dashboard.showChart' : 'dashboard.showTable')}
             </button>
           )}
         </span>
@@ -69,7 +72,7 @@ export function ChartFigure(props: {
                   <tr key={row.label}>
                     <th scope="row" style={{ ...cell, fontWeight: 'normal' }}>{row.label}</th>
                     {props.columns.map((c) => (
-                      <td key={c.key} style={number}>{Number(row[c.key] ?? 0).toLocaleString('en')}</td>
+                      <td key={c.key} style={number}>{formatNumber(lang, Number(row[c.key] ?? 0))}</td>
                     ))}
                   </tr>
                 ))}
@@ -89,12 +92,8 @@ const LABEL_FORMATS: Record<Period, Intl.DateTimeFormatOptions> = {
 }
 
 /** A bucket's local date (YYYY-MM-DD, already in APP_TIMEZONE) as a label; read as UTC so the browser's zone cannot shift it. */
-export function bucketLabel(bucket: string, period: Period): string {
-  return new Intl.DateTimeFormat('en', { ...LABEL_FORMATS[period], timeZone: 'UTC' }).format(new Date(`${bucket}T00:00:00Z`))
-}
-
-export function rangeLabel(data: Pick<DashboardData, 'period' | 'buckets'>): string {
-  return `the last ${data.buckets} ${data.period}s`
+export function bucketLabel(lang: Language, bucket: string, period: Period): string {
+  return new Intl.DateTimeFormat(lang, { ...LABEL_FORMATS[period], timeZone: 'UTC' }).format(new Date(`${bucket}T00:00:00Z`))
 }
 
 export function sumOf(rows: Record<string, unknown>[], key: string): number {

@@ -8,18 +8,19 @@ import type { ServerProps } from 'payload'
 import { createLocalReq } from 'payload'
 import React from 'react'
 
-import { dashboardScope, REFUSAL } from '../access'
+import { adminTranslator } from '../../languages/admin/adminLanguage'
+import { dashboardScope } from '../access'
 import { DASHBOARD_API_PATH } from '../endpoint'
 import { DashboardClient } from './DashboardClient'
 
-export async function Dashboard({ payload, user }: ServerProps) {
+export async function Dashboard({ payload, user, i18n }: ServerProps) {
   if (!user) return null
   const req = await createLocalReq({ user: user as never }, payload)
   const scope = await dashboardScope(req)
   if (!scope) {
     return (
       <section id="dashboard" className="inkwell-dashboard" data-testid="dashboard-refused">
-        <p>{REFUSAL}</p>
+        <p>{adminTranslator(i18n)('dashboard.refused')}</p>
       </section>
     )
   }

@@ -1,5 +1,15 @@
-/** The dashboard's sentences about its series, apart from the charts so they are testable without React. */
-import { counted } from '../../../lib/counted'
+/**
+ * The dashboard's sentences about its series, apart from the charts so they are
+ * testable without React. Every word comes from the catalogs (src/lib/i18n)
+ * through `t`, in the admin user's language.
+ */
+import { formatNumber, type Language, type Translate } from '../../../lib/i18n'
+import type { DashboardData } from '../stats'
+
+/** "the last 30 days" / "最近 30 天". */
+export function rangeLabel(t: Translate, data: Pick<DashboardData, 'period' | 'buckets'>): string {
+  return t(`dashboard.range.${data.period}`, { count: data.buckets })
+}
 
 function busiestRow<T extends { label: string }>(rows: T[], key: keyof T): T | undefined {
   let best: T | undefined
@@ -7,23 +17,27 @@ function busiestRow<T extends { label: string }>(rows: T[], key: keyof T): T | u
   return best
 }
 
-const described = <T>(row: T, key: keyof T) => `${(row as { label: string }).label} (${Number(row[key]).toLocaleString('en')})`
+const described = <T>(lang: Language, row: T, key: keyof T) => `${(row as { label: string }).label} (${formatNumber(lang, Number(row[key]))})`
 
-export function busiest<T extends { label: string }>(rows: T[], key: keyof T): string {
+export function busiest<T extends { label: string }>(t: Translate, lang: Language, rows: T[], key: keyof T): string {
   const best = busiestRow(rows, key)
-  return best ? described(best, key) : 'none yet'
+  return best ? described(lang, best, key) : t('dashboard.noneYet')
 }
 
 /** "; the busiest day was Nov 24 (12)", or nothing when there is no busiest one (no "was none yet"). */
-export function busiestClause<T extends { label: string }>(rows: T[], key: keyof T, subject: string): string {
+export function busiestClause<T extends { label: string }>(t: Translate, lang: Language, rows: T[], key: keyof T, subject: string): string {
   const best = busiestRow(rows, key)
-  return best ? `; ${subject} was ${described(best, key)}` : ''
+  return best ? t('dashboard.busiestClause', { subject, row: described(lang, best, key) }) : ''
 }
 
-/** "2,682 views in the last 30 days; the busiest day was Nov 24 (419).", or "0 views in the last 30 days." */
-export function viewsSentence(rows: { label: string; views: number }[], range: string, busiestSubject: string, prefix = ''): string {
+/**
+ * "2,682 views in the last 30 days; the busiest day was Nov 24 (419).", or
+ * "0 views in the last 30 days."; with `title`, the sentence about one article.
+ */
+export function viewsSentence(t: Translate, lang: Language, rows: { label: string; views: number }[], range: string, busiestSubject: string, title?: string): string {
   const total = rows.reduce((sum, row) => sum + Number(row.views), 0)
-  return `${prefix}${counted(total, 'view', 'views')} in ${range}${busiestClause(rows, 'views', busiestSubject)}.`
+  const params = { views: t('card.views', { count: total }), range, busiest: busiestClause(t, lang, rows, 'views', busiestSubject) }
+  return title === undefined ? t('dashboard.viewsSentence', params) : t('dashboard.articleViewsSentence', { ...params, title })
 }
 
 /**
@@ -33,14 +47,16 @@ export function viewsSentence(rows: { label: string; views: number }[], range: s
  * category chart beside it counted three.
  */
 export function groupSummary(
+  t: Translate,
   rows: { name: string; articles: number }[],
   publishedInRange: number,
   range: string,
   group: 'tag' | 'category',
 ): string {
   const top = rows[0]
-  if (top) return `In ${range}, ${top.name} leads with ${top.articles.toLocaleString('en')} published articles; ${rows.length} shown, most first.`
-  if (publishedInRange <= 0) return `No articles were published in ${range}.`
-  if (publishedInRange === 1) return `The article published in ${range} has no ${group}.`
-  return `None of the ${publishedInRange.toLocaleString('en')} articles published in ${range} has a ${group}.`
+  if (top) return t('dashboard.groupLeads', { range, name: top.name, count: top.articles, shown: rows.length })
+  if (publishedInRange <= 0) return t('dashboard.groupNonePublished', { range })
+  const groupWord = t(group === 'tag' ? 'dashboard.group.tag' : 'dashboard.group.category')
+  if (publishedInRange === 1) return t('dashboard.groupOneLacks', { range, group: groupWord })
+  return t('dashboard.groupNoneHas', { count: publishedInRange, range, group: groupWord })
 }

@@ -8,13 +8,18 @@
  * one-origin server applies the same rule first and answers 403 itself
  * (src/server/guardedAdminViews.ts); the refusal here covers any other host.
  * The console's actions answer 403 JSON (POST /api/queue-console/jobs).
+ * Its words are the catalogs' (src/lib/i18n), in the admin user's language.
  */
 import type { AdminViewServerProps } from 'payload'
+
+import type { Translate } from '../../../lib/i18n'
 
 import { DefaultTemplate } from '@payloadcms/next/templates'
 import { redirect } from 'next/navigation'
 import React from 'react'
 
+import { adminTranslator } from '../../languages/admin/adminLanguage'
+import { rich } from '../../languages/admin/rich'
 import { JOB_STATES, loadQueueConsole, QUEUE_CONSOLE_ACTION_PATH, QUEUE_CONSOLE_PATH, queueConsoleAccess, signInURL } from './queueConsoleData'
 
 const cell: React.CSSProperties = { border: '1px solid var(--theme-elevation-150)', padding: '0.35rem 0.6rem', textAlign: 'left', verticalAlign: 'top' }
@@ -22,15 +27,13 @@ const number: React.CSSProperties = { ...cell, textAlign: 'right', fontVariantNu
 const table: React.CSSProperties = { borderCollapse: 'collapse', width: '100%', marginBottom: '2rem' }
 const pre: React.CSSProperties = { margin: 0, whiteSpace: 'pre-wrap', maxWidth: '36rem', fontSize: 12 }
 
-function NotAllowed({ admin }: { admin: string }) {
+function NotAllowed({ t, admin }: { t: Translate; admin: string }) {
   return (
     <main style={{ maxWidth: '40rem', margin: '4rem auto', padding: '0 1.5rem' }} data-testid="queue-console-refused">
-      <h1>403 — not allowed</h1>
+      <h1>{t('queues.refusedTitle')}</h1>
+      <p>{rich(t('queues.refused'), { permission: <code>queue.monitor</code> })}</p>
       <p>
-        The queue console needs the <code>queue.monitor</code> permission, which your account does not hold.
-      </p>
-      <p>
-        <a href={admin}>Back to the admin</a> · <a href={`${admin}/login`}>Sign in as someone else</a>
+        <a href={admin}>{t('queues.backToAdmin')}</a> · <a href={`${admin}/login`}>{t('queues.signInOther')}</a>
       </p>
     </main>
   )
@@ -38,9 +41,10 @@ function NotAllowed({ admin }: { admin: string }) {
 
 export async function QueueConsoleView(props: AdminViewServerProps) {
   const { req, visibleEntities, permissions } = props.initPageResult
+  const t = adminTranslator(req.i18n)
   const access = await queueConsoleAccess(req)
   if (access === 'sign-in') redirect(signInURL(req.payload, `${req.payload.config.routes.admin}${QUEUE_CONSOLE_PATH}`))
-  if (access === 'forbidden') return <NotAllowed admin={req.payload.config.routes.admin} />
+  if (access === 'forbidden') return <NotAllowed t={t} admin={req.payload.config.routes.admin} />
   const data = await loadQueueConsole(req.payload)
   const action = `${req.payload.config.routes.api}${QUEUE_CONSOLE_ACTION_PATH}`
   return (
@@ -56,24 +60,21 @@ export async function QueueConsoleView(props: AdminViewServerProps) {
       visibleEntities={visibleEntities}
     >
       <div className="gutter--left gutter--right" style={{ paddingBottom: '3rem' }} data-testid="queue-console">
-        <h1>Queues</h1>
+        <h1>{t('queues.title')}</h1>
         {data.mode === 'sync' ? (
-          <p>
-            <strong>QUEUE_CONNECTION=sync</strong>: jobs run in the web process right after each write, retrying in place. There is no queue to
-            monitor. Set <code>QUEUE_CONNECTION=pgboss</code> for a durable queue with retries, a dead-letter queue and this console.
-          </p>
+          <p>{rich(t('queues.syncMode'), { sync: <strong>QUEUE_CONNECTION=sync</strong>, pgboss: <code>QUEUE_CONNECTION=pgboss</code> })}</p>
         ) : (
           <>
-            <h2>Jobs by state</h2>
+            <h2>{t('queues.byState')}</h2>
             <table style={table}>
               <thead>
                 <tr>
-                  <th style={cell}>Queue</th>
+                  <th style={cell}>{t('queues.col.queue')}</th>
                   {JOB_STATES.map((s) => (
-                    <th key={s} style={cell}>{s}</th>
+                    <th key={s} style={cell}>{t(`queues.state.${s}`)}</th>
                   ))}
-                  <th style={cell}>dead-letter</th>
-                  <th style={cell}>completed, last hour</th>
+                  <th style={cell}>{t('queues.col.deadLetter')}</th>
+                  <th style={cell}>{t('queues.col.lastHour')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -89,25 +90,25 @@ export async function QueueConsoleView(props: AdminViewServerProps) {
                 ))}
               </tbody>
             </table>
-            <h2>Dead-lettered jobs</h2>
+            <h2>{t('queues.dead')}</h2>
             <div data-testid="queue-console-dead">
               {data.dead.total === 0 ? (
-                <p>No dead-lettered jobs: every job either succeeded or is still being retried.</p>
+                <p>{t('queues.noDead')}</p>
               ) : (
                 <>
                   <p>
-                    <strong data-testid="queue-console-dead-total">{data.dead.total}</strong> job(s) ran out of retries and wait in a dead-letter
-                    queue, which nobody works. Once the other system is back, send them back to their queue with a fresh retry budget (their
-                    handlers are idempotent: nothing already done is done twice).
+                    {rich(t('queues.deadExplain', { count: data.dead.total }), {
+                      total: <strong data-testid="queue-console-dead-total">{data.dead.total}</strong>,
+                    })}
                   </p>
                   <form method="post" action={action} style={{ marginBottom: '1rem' }}>
                     <input type="hidden" name="action" value="retry-dead" />
-                    <button type="submit" data-testid="queue-console-retry-dead">Retry all {data.dead.total} dead-lettered jobs</button>
+                    <button type="submit" data-testid="queue-console-retry-dead">{t('queues.retryDead', { count: data.dead.total })}</button>
                   </form>
                   <table style={table}>
                     <thead>
                       <tr>
-                        {['Queue', 'Dead since', 'Data'].map((h) => (
+                        {[t('queues.col.queue'), t('queues.col.deadSince'), t('queues.col.data')].map((h) => (
                           <th key={h} style={cell}>{h}</th>
                         ))}
                       </tr>
@@ -129,15 +130,15 @@ export async function QueueConsoleView(props: AdminViewServerProps) {
                 </>
               )}
             </div>
-            <h2>Latest failed jobs</h2>
+            <h2>{t('queues.failed')}</h2>
             {data.failed.length === 0 ? (
-              <p>No failed jobs.</p>
+              <p>{t('queues.noFailed')}</p>
             ) : (
               <table style={table}>
                 <thead>
                   <tr>
-                    {['Job', 'Failed at', 'Error', 'Data', 'Retries', ''].map((h) => (
-                      <th key={h} style={cell}>{h}</th>
+                    {(['job', 'failedAt', 'error', 'data', 'retries', 'actions'] as const).map((h) => (
+                      <th key={h} style={cell}>{t(`queues.col.${h}`)}</th>
                     ))}
                   </tr>
                 </thead>
@@ -159,7 +160,7 @@ export async function QueueConsoleView(props: AdminViewServerProps) {
                             <input type="hidden" name="action" value={a} />
                             <input type="hidden" name="name" value={job.name} />
                             <input type="hidden" name="id" value={job.id} />
-                            <button type="submit">{a === 'retry' ? 'Retry' : 'Delete'}</button>
+                            <button type="submit">{t(`queues.${a}`)}</button>
                           </form>
                         ))}
                       </td>
@@ -168,14 +169,14 @@ export async function QueueConsoleView(props: AdminViewServerProps) {
                 </tbody>
               </table>
             )}
-            <h2>Schedules</h2>
+            <h2>{t('queues.schedules')}</h2>
             {data.schedules.length === 0 ? (
-              <p>No schedules yet.</p>
+              <p>{t('queues.noSchedules')}</p>
             ) : (
               <table style={table}>
                 <thead>
                   <tr>
-                    {['Schedule', 'When', 'Next run'].map((h) => (
+                    {[t('queues.col.schedule'), t('queues.col.when'), t('queues.col.nextRun')].map((h) => (
                       <th key={h} style={cell}>{h}</th>
                     ))}
                   </tr>

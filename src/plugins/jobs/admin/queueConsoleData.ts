@@ -14,6 +14,7 @@ import { deadLetterQueue } from '../../../../jobs/worker'
 import { hasPermission } from '../../../access/permissions'
 import { readBody } from '../../../lib/accountHttp'
 import { errorResponse } from '../../../lib/errorResponse'
+import { translatorFor } from '../../../lib/i18n/request'
 import { poolOf, query } from '../../../lib/pool'
 
 export const QUEUE_CONSOLE_PATH = '/queues'
@@ -164,27 +165,28 @@ export async function loadQueueConsole(payload: Payload): Promise<QueueConsoleDa
  */
 export async function handleQueueConsoleAction(req: PayloadRequest): Promise<Response> {
   if (!(await mayMonitorQueue(req))) {
-    return Response.json({ errors: [{ message: 'The queue console needs the queue.monitor permission.' }] }, { status: 403 })
+    return Response.json({ errors: [{ message: translatorFor(req)('queues.forbidden') }] }, { status: 403 })
   }
   // The console's form is url-encoded, which the one-origin server hands on as JSON (src/lib/requestBody.ts): read either.
   const form = await readBody(req)
   const name = form.name ?? ''
   const id = form.id ?? ''
   const action = form.action ?? ''
+  const t = translatorFor(req)
   const fieldError = (field: string, message: string) => errorResponse(400, { fields: { [field]: message } })
   const boss = queueOf(req.payload).boss
-  if (!boss) return fieldError('name', 'QUEUE_CONNECTION=sync: there is no queue')
+  if (!boss) return fieldError('name', t('queues.noQueue'))
   const admin = req.payload.config.routes.admin
   if (action === 'retry-dead') {
     // Bulk: every dead-lettered job, or those of one queue when `name` names it.
-    if (name && !queueNames(req.payload).includes(name)) return fieldError('name', 'not a queue of this site')
+    if (name && !queueNames(req.payload).includes(name)) return fieldError('name', t('queues.notAQueue'))
     const retried = await retryDeadLettered(req.payload, name || undefined)
     req.payload.logger.info(`queue console: ${retried} dead-lettered job(s) sent back to their queue`)
     return new Response(null, { status: 303, headers: { location: `${admin}${QUEUE_CONSOLE_PATH}` } })
   }
-  if (!queueNames(req.payload).flatMap((n) => [n, deadLetterQueue(n)]).includes(name)) return fieldError('name', 'not a queue of this site')
-  if (!/^[0-9a-f-]{36}$/.test(id)) return fieldError('id', 'must be a job id (a UUID)')
-  if (action !== 'retry' && action !== 'delete') return fieldError('action', 'must be retry, delete or retry-dead')
+  if (!queueNames(req.payload).flatMap((n) => [n, deadLetterQueue(n)]).includes(name)) return fieldError('name', t('queues.notAQueue'))
+  if (!/^[0-9a-f-]{36}$/.test(id)) return fieldError('id', t('queues.badId'))
+  if (action !== 'retry' && action !== 'delete') return fieldError('action', t('queues.badAction'))
   if (action === 'retry') await boss.retry(name, id)
   else await boss.deleteJob(name, id)
   return new Response(null, { status: 303, headers: { location: `${admin}${QUEUE_CONSOLE_PATH}` } })

@@ -7,8 +7,11 @@
  * marked spam. QUEUE_PAGE_SIZE replies a page (`?filter=held&page=2`), with
  * previous/next links. Payload lets anyone reach a custom view, so the rule is applied
  * here: signed out → the login; without `replies.moderate` → a "403" page.
+ * Its words are the catalogs' (src/lib/i18n), in the admin user's language.
  */
 import type { AdminViewServerProps } from 'payload'
+
+import { formatNumber, translator, type Language, type Translate } from '../../../lib/i18n'
 
 import { DefaultTemplate } from '@payloadcms/next/templates'
 import { redirect } from 'next/navigation'
@@ -16,24 +19,31 @@ import React from 'react'
 
 import { hasPermission } from '../../../access'
 import { signInURL } from '../../jobs/admin/queueConsoleData'
+import { adminLanguage } from '../../languages/admin/adminLanguage'
+import { rich } from '../../languages/admin/rich'
 import { MODERATE } from '../hooks'
 import { loadQueue, MODERATION_ACTION_PATH, MODERATION_QUEUE_PATH, pageFrom, QUEUE_FILTERS, type QueueFilter, type QueuePage } from '../queue'
+
+const STATE_KEYS = {
+  published: 'moderation.status.published',
+  held: 'moderation.status.held',
+  spam: 'moderation.status.spam',
+  trash: 'moderation.status.trash',
+} as const
 
 const cell: React.CSSProperties = { border: '1px solid var(--theme-elevation-150)', padding: '0.35rem 0.6rem', textAlign: 'left', verticalAlign: 'top' }
 const table: React.CSSProperties = { borderCollapse: 'collapse', width: '100%', margin: '1rem 0 2rem' }
 const body: React.CSSProperties = { margin: 0, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', maxWidth: '40rem', maxHeight: '12rem', overflow: 'auto', fontSize: 13 }
 
 /** "showing 101–200 of 340", and links to the pages before and after. */
-function Pager({ data, href }: { data: QueuePage; href: (page: number) => string }) {
+function Pager({ t, data, href }: { t: Translate; data: QueuePage; href: (page: number) => string }) {
   const first = (data.page - 1) * data.pageSize + 1
   const last = first + data.items.length - 1
   return (
     <p style={{ display: 'flex', gap: '1.25rem', alignItems: 'center' }} data-testid="moderation-pager">
-      <span>
-        showing {first}–{last} of {data.total}
-      </span>
-      {data.page > 1 ? <a href={href(data.page - 1)} rel="prev">← Previous</a> : null}
-      {data.page < data.pages ? <a href={href(data.page + 1)} rel="next">Next →</a> : null}
+      <span>{t('moderation.showing', { first, last, total: data.total })}</span>
+      {data.page > 1 ? <a href={href(data.page - 1)} rel="prev">{t('moderation.previous')}</a> : null}
+      {data.page < data.pages ? <a href={href(data.page + 1)} rel="next">{t('moderation.next')}</a> : null}
     </p>
   )
 }
@@ -41,6 +51,9 @@ function Pager({ data, href }: { data: QueuePage; href: (page: number) => string
 export async function ModerationQueueView(props: AdminViewServerProps) {
   const { req, visibleEntities, permissions } = props.initPageResult
   const admin = req.payload.config.routes.admin
+  const lang: Language = adminLanguage(req.i18n)
+  const t = translator(lang)
+  const stateWord = (state: string) => (Object.hasOwn(STATE_KEYS, state) ? t(STATE_KEYS[state as keyof typeof STATE_KEYS]) : state)
   const wanted = typeof props.searchParams?.filter === 'string' ? props.searchParams.filter : 'held'
   const filter: QueueFilter = QUEUE_FILTERS.includes(wanted as QueueFilter) ? (wanted as QueueFilter) : 'held'
   if (!req.user) redirect(signInURL(req.payload, `${admin}${MODERATION_QUEUE_PATH}`))
@@ -61,42 +74,40 @@ export async function ModerationQueueView(props: AdminViewServerProps) {
       visibleEntities={visibleEntities}
     >
       <div className="gutter--left gutter--right" style={{ paddingBottom: '3rem' }} data-testid="moderation-queue">
-        <h1>Moderation</h1>
+        <h1>{t('moderation.title')}</h1>
         {!data ? (
-          <p data-testid="moderation-refused">
-            403 — not allowed: the moderation queue needs the <code>replies.moderate</code> permission.
-          </p>
+          <p data-testid="moderation-refused">{rich(t('moderation.refused'), { permission: <code>replies.moderate</code> })}</p>
         ) : (
           <>
             <p>
               {QUEUE_FILTERS.map((f) => (
                 <a key={f} href={`${admin}${MODERATION_QUEUE_PATH}?filter=${f}`} style={{ marginRight: '1.25rem', fontWeight: f === filter ? 700 : 400 }} data-testid={`moderation-filter-${f}`}>
-                  {f === 'held' ? 'Held' : f === 'spam' ? 'Spam' : 'Reported'} ({data.counts[f]})
+                  {t('moderation.filterCount', { label: t(`moderation.filter.${f}`), count: data.counts[f] })}
                 </a>
               ))}
-              <a href={`${admin}/globals/site-settings`}>Rules (site settings → Moderation)</a>
+              <a href={`${admin}/globals/site-settings`}>{t('moderation.rules')}</a>
             </p>
             {data.items.length === 0 ? (
-              <p data-testid="moderation-empty">Nothing here.</p>
+              <p data-testid="moderation-empty">{t('moderation.empty')}</p>
             ) : (
               <form method="post" action={action}>
                 <input type="hidden" name="filter" value={filter} />
                 <input type="hidden" name="page" value={String(data.page)} />
-                <Pager data={data} href={pageHref} />
+                <Pager t={t} data={data} href={pageHref} />
                 <p style={{ display: 'flex', gap: '0.5rem', alignItems: 'center', flexWrap: 'wrap' }}>
-                  <button type="submit" name="action" value="approve" data-testid="moderation-approve">Approve</button>
-                  <button type="submit" name="action" value="spam" data-testid="moderation-spam">Spam</button>
-                  <button type="submit" name="action" value="trash" data-testid="moderation-trash">Trash</button>
-                  {filter !== 'held' ? <button type="submit" name="action" value="hold">Hold</button> : null}
+                  <button type="submit" name="action" value="approve" data-testid="moderation-approve">{t('moderation.approve')}</button>
+                  <button type="submit" name="action" value="spam" data-testid="moderation-spam">{t('moderation.spam')}</button>
+                  <button type="submit" name="action" value="trash" data-testid="moderation-trash">{t('moderation.trash')}</button>
+                  {filter !== 'held' ? <button type="submit" name="action" value="hold">{t('moderation.hold')}</button> : null}
                   <label style={{ marginLeft: '1rem' }}>
-                    <input type="checkbox" name="block" value="on" /> and block the writers of what is marked spam
+                    <input type="checkbox" name="block" value="on" /> {t('moderation.block')}
                   </label>
                 </p>
                 <table style={table}>
                   <thead>
                     <tr>
-                      {['', 'Reply', 'Score and reasons', 'Article', 'Writer', 'Posted'].map((h) => (
-                        <th key={h} style={cell}>{h}</th>
+                      {(['select', 'reply', 'score', 'article', 'writer', 'posted'] as const).map((h) => (
+                        <th key={h} style={cell}>{t(`moderation.col.${h}`)}</th>
                       ))}
                     </tr>
                   </thead>
@@ -104,13 +115,13 @@ export async function ModerationQueueView(props: AdminViewServerProps) {
                     {data.items.map((item) => (
                       <tr key={item.id} data-testid="moderation-item" data-reply-id={item.id}>
                         <td style={cell}>
-                          <input type="checkbox" name="ids" value={String(item.id)} aria-label={`Select reply ${item.id}`} data-testid={`moderation-select-${item.id}`} />
+                          <input type="checkbox" name="ids" value={String(item.id)} aria-label={t('moderation.selectReply', { id: String(item.id) })} data-testid={`moderation-select-${item.id}`} />
                         </td>
                         <td style={cell}>
                           <pre style={body}>{item.body}</pre>
                           <small>
-                            <a href={`${admin}/collections/replies/${item.id}`}>#{item.id}</a> · {item.status}
-                            {item.reports > 0 ? ` · reported ${item.reports}×` : ''}
+                            <a href={`${admin}/collections/replies/${item.id}`}>#{item.id}</a> · {stateWord(item.status)}
+                            {item.reports > 0 ? ` · ${t('moderation.reported', { count: item.reports })}` : ''}
                           </small>
                         </td>
                         <td style={cell}>
@@ -126,12 +137,12 @@ export async function ModerationQueueView(props: AdminViewServerProps) {
                           {item.writer ? (
                             <>
                               <a href={`${admin}/collections/users/${item.writer.id}`}>{item.writer.name}</a>
-                              {item.writer.blocked ? <strong> (blocked)</strong> : null}
+                              {item.writer.blocked ? <strong> {t('moderation.blocked')}</strong> : null}
                               <br />
                               <small>
                                 {Object.entries(item.writer.history)
-                                  .map(([state, n]) => `${n} ${state}`)
-                                  .join(', ')}
+                                  .map(([state, n]) => `${formatNumber(lang, n)} ${stateWord(state)}`)
+                                  .join(t('dashboard.listJoin'))}
                               </small>
                             </>
                           ) : (
@@ -143,7 +154,7 @@ export async function ModerationQueueView(props: AdminViewServerProps) {
                     ))}
                   </tbody>
                 </table>
-                {data.pages > 1 ? <Pager data={data} href={pageHref} /> : null}
+                {data.pages > 1 ? <Pager t={t} data={data} href={pageHref} /> : null}
               </form>
             )}
           </>

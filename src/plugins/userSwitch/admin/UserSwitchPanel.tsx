@@ -1,5 +1,9 @@
 'use client'
+/** The admin's user switcher; its words are the catalogs' (src/lib/i18n), in the admin user's language. */
 import React, { useState } from 'react'
+
+import { useAdminT } from '../../languages/admin/useAdminT'
+import { rich } from '../../languages/admin/rich'
 
 type Person = { id: number; name: string; email?: string }
 
@@ -20,6 +24,7 @@ export function UserSwitchPanel({ current, switchedFrom, users, apiRoute }: Prop
   const [choice, setChoice] = useState('')
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
+  const { t } = useAdminT()
 
   async function post(path: string, body?: object) {
     setBusy(true)
@@ -32,7 +37,7 @@ export function UserSwitchPanel({ current, switchedFrom, users, apiRoute }: Prop
     })
     if (res.ok) return window.location.reload()
     const data = (await res.json().catch(() => ({}))) as { errors?: { message?: string }[] }
-    setError(data.errors?.[0]?.message ?? `The switch failed (${res.status}).`)
+    setError(data.errors?.[0]?.message ?? t('userSwitch.failed', { status: String(res.status) }))
     setBusy(false)
   }
 
@@ -40,7 +45,15 @@ export function UserSwitchPanel({ current, switchedFrom, users, apiRoute }: Prop
     return (
       <div role="status" style={{ ...bar, background: 'var(--theme-warning-100)' }} data-testid="user-switch-banner">
         <span>
-          Viewing as <strong>{current.name}</strong> — <button type="button" className="btn btn--style-secondary btn--size-small" style={{ margin: 0 }} disabled={busy} onClick={() => post('/user-switch/back')} data-testid="user-switch-back">switch back</button> to {switchedFrom.name}
+          {rich(t('userSwitch.viewingAs'), {
+            name: <strong>{current.name}</strong>,
+            back: (
+              <button type="button" className="btn btn--style-secondary btn--size-small" style={{ margin: 0 }} disabled={busy} onClick={() => post('/user-switch/back')} data-testid="user-switch-back">
+                {t('userSwitch.back')}
+              </button>
+            ),
+            from: switchedFrom.name,
+          })}
         </span>
         {error && <span role="alert">{error}</span>}
       </div>
@@ -55,9 +68,9 @@ export function UserSwitchPanel({ current, switchedFrom, users, apiRoute }: Prop
         if (choice) void post('/user-switch', { user: choice })
       }}
     >
-      <label htmlFor="user-switch-select">Switch user (debug)</label>
+      <label htmlFor="user-switch-select">{t('userSwitch.label')}</label>
       <select id="user-switch-select" value={choice} onChange={(e) => setChoice(e.target.value)} data-testid="user-switch-select">
-        <option value="">Choose a user…</option>
+        <option value="">{t('userSwitch.choose')}</option>
         {users
           .filter((u) => u.id !== current.id)
           .map((u) => (
@@ -68,7 +81,7 @@ export function UserSwitchPanel({ current, switchedFrom, users, apiRoute }: Prop
           ))}
       </select>
       <button type="submit" className="btn btn--style-secondary btn--size-small" style={{ margin: 0 }} disabled={busy || !choice}>
-        Switch
+        {t('userSwitch.switch')}
       </button>
       {error && <span role="alert">{error}</span>}
     </form>

@@ -3,14 +3,18 @@
  * In a webhook's edit view (or a delivery's): send a ping, rotate the signing
  * secret (the new one shown once), redeliver every failed delivery (or this
  * delivery), and open the hook's delivery log. Each calls the plugin's endpoints.
+ * Words from the catalogs (src/lib/i18n), in the admin user's language.
  */
 import { useDocumentInfo, useFormFields } from '@payloadcms/ui'
 import { useState } from 'react'
 
-async function post(path: string, body?: unknown): Promise<Record<string, unknown>> {
+import type { Translate } from '../../../lib/i18n'
+import { useAdminT } from '../../languages/admin/useAdminT'
+
+async function post(t: Translate, path: string, body?: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(path, { method: 'POST', credentials: 'include', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}) })
   const answer = (await response.json()) as Record<string, unknown> & { errors?: { message: string }[] }
-  if (!response.ok) throw new Error(answer.errors?.[0]?.message ?? `The server answered ${response.status}.`)
+  if (!response.ok) throw new Error(answer.errors?.[0]?.message ?? t('webhooks.serverAnswered', { status: String(response.status) }))
   return answer
 }
 
@@ -24,30 +28,31 @@ function useAction() {
 export function WebhookActions() {
   const { id } = useDocumentInfo()
   const { message, secret, setSecret, run } = useAction()
+  const { t, lang } = useAdminT()
   if (!id) return null
   const base = `/api/webhooks/${id}`
   return (
     <div style={{ display: 'grid', gap: 'calc(var(--base) / 2)', marginBottom: 'var(--base)' }}>
-      <button type="button" className="btn btn--style-secondary btn--size-small" onClick={run(async () => `Ping queued (delivery ${(await post(`${base}/ping`)).delivery}).`)}>
-        Send a ping
+      <button type="button" className="btn btn--style-secondary btn--size-small" onClick={run(async () => t('webhooks.pingQueued', { delivery: String((await post(t, `${base}/ping`)).delivery) }))}>
+        {t('webhooks.ping')}
       </button>
       <button
         type="button"
         className="btn btn--style-secondary btn--size-small"
         onClick={run(async () => {
-          const answer = await post(`${base}/rotate-secret`)
+          const answer = await post(t, `${base}/rotate-secret`)
           setSecret(String(answer.secret))
-          return `New secret below, shown once. The old one keeps signing until ${new Date(String(answer.previousSecretUntil)).toLocaleString()}.`
+          return t('webhooks.rotated', { until: new Date(String(answer.previousSecretUntil)).toLocaleString(lang) })
         })}
       >
-        Rotate the signing secret
+        {t('webhooks.rotate')}
       </button>
-      <button type="button" className="btn btn--style-secondary btn--size-small" onClick={run(async () => `Redelivering ${((await post(`${base}/redeliver`, { all: true })).redelivering as unknown[]).length} failed deliveries.`)}>
-        Redeliver all failed
+      <button type="button" className="btn btn--style-secondary btn--size-small" onClick={run(async () => t('webhooks.redeliveringAll', { count: ((await post(t, `${base}/redeliver`, { all: true })).redelivering as unknown[]).length }))}>
+        {t('webhooks.redeliverAll')}
       </button>
-      <a href={`/admin/collections/webhook-deliveries?where[webhook][equals]=${id}`}>Delivery log</a>
+      <a href={`/admin/collections/webhook-deliveries?where[webhook][equals]=${id}`}>{t('webhooks.log')}</a>
       {message && <p role="status">{message}</p>}
-      {secret && <input readOnly aria-label="New signing secret" value={secret} style={{ width: '100%', fontFamily: 'monospace' }} onFocus={(e) => e.currentTarget.select()} />}
+      {secret && <input readOnly aria-label={t('webhooks.newSecret')} value={secret} style={{ width: '100%', fontFamily: 'monospace' }} onFocus={(e) => e.currentTarget.select()} />}
     </div>
   )
 }
@@ -56,12 +61,13 @@ export function RedeliverButton() {
   const { id } = useDocumentInfo()
   const webhook = useFormFields(([fields]) => fields.webhook?.value) as number | { id: number } | undefined
   const { message, run } = useAction()
+  const { t } = useAdminT()
   const hook = typeof webhook === 'object' ? webhook?.id : webhook
   if (!id || !hook) return null
   return (
     <div style={{ marginBottom: 'var(--base)' }}>
-      <button type="button" className="btn btn--style-secondary btn--size-small" onClick={run(async () => `Redelivering: ${JSON.stringify((await post(`/api/webhooks/${hook}/redeliver`, { delivery: id })).redelivering)}.`)}>
-        Redeliver
+      <button type="button" className="btn btn--style-secondary btn--size-small" onClick={run(async () => t('webhooks.redelivering', { ids: JSON.stringify((await post(t, `/api/webhooks/${hook}/redeliver`, { delivery: id })).redelivering) }))}>
+        {t('webhooks.redeliver')}
       </button>
       {message && <p role="status">{message}</p>}
     </div>

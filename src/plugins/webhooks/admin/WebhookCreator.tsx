@@ -3,10 +3,12 @@
  * Above the admin's list of webhooks: a form that creates a hook and shows its
  * signing secret once (it is only in the create answer; the admin's own create
  * view would save a hook whose secret nobody saw — rotate it there to get one).
+ * Words from the catalogs (src/lib/i18n), in the admin user's language.
  */
 import { useRouter } from 'next/navigation'
 import { useState, type FormEvent } from 'react'
 
+import { useAdminT } from '../../languages/admin/useAdminT'
 import { WEBHOOK_EVENTS } from '../events'
 
 type Created = { url: string; secret: string }
@@ -16,6 +18,7 @@ export function WebhookCreator() {
   const [created, setCreated] = useState<Created | null>(null)
   const [error, setError] = useState('')
   const [busy, setBusy] = useState(false)
+  const { t } = useAdminT()
 
   async function create(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -28,7 +31,7 @@ export function WebhookCreator() {
       const answer = (await response.json()) as { doc?: Created; errors?: { message: string; data?: { errors?: { message: string }[] } }[] }
       if (!response.ok || !answer.doc) {
         const first = answer.errors?.[0]
-        throw new Error(first?.data?.errors?.[0]?.message ?? first?.message ?? `The server answered ${response.status}.`)
+        throw new Error(first?.data?.errors?.[0]?.message ?? first?.message ?? t('webhooks.serverAnswered', { status: String(response.status) }))
       }
       setCreated({ url: answer.doc.url, secret: answer.doc.secret })
       ;(event.target as HTMLFormElement).reset()
@@ -42,11 +45,11 @@ export function WebhookCreator() {
 
   return (
     <section style={{ marginBottom: 'calc(var(--base) * 2)' }} aria-labelledby="new-webhook">
-      <h3 id="new-webhook">New webhook</h3>
+      <h3 id="new-webhook">{t('webhooks.new')}</h3>
       {created && (
         <div role="status" style={{ margin: 'var(--base) 0' }}>
-          <p>The hook to {created.url} signs with the secret below. Copy it now: it is shown only once.</p>
-          <label htmlFor="issued-webhook-secret">Signing secret</label>
+          <p>{t('webhooks.created', { url: created.url })}</p>
+          <label htmlFor="issued-webhook-secret">{t('webhooks.secret')}</label>
           <input id="issued-webhook-secret" readOnly value={created.secret} style={{ width: '100%', fontFamily: 'monospace' }} onFocus={(e) => e.currentTarget.select()} />
         </div>
       )}
@@ -57,17 +60,17 @@ export function WebhookCreator() {
       )}
       <form onSubmit={create} style={{ display: 'grid', gap: 'var(--base)' }}>
         <label>
-          Address (https)
+          {t('webhooks.address')}
           <br />
           <input name="url" type="url" required maxLength={2000} placeholder="https://example.com/hooks/inkwell" style={{ width: '100%' }} />
         </label>
         <label>
-          Description
+          {t('webhooks.description')}
           <br />
           <input name="description" maxLength={500} style={{ width: '100%' }} />
         </label>
         <fieldset style={{ display: 'flex', flexWrap: 'wrap', gap: 'calc(var(--base) / 2) var(--base)' }}>
-          <legend>Events</legend>
+          <legend>{t('webhooks.events')}</legend>
           {WEBHOOK_EVENTS.filter((e) => e !== 'ping').map((name) => (
             <label key={name}>
               <input type="checkbox" name="events" value={name} /> {name}
@@ -76,7 +79,7 @@ export function WebhookCreator() {
         </fieldset>
         <div>
           <button type="submit" className="btn btn--style-primary btn--size-small" disabled={busy}>
-            Create webhook
+            {t('webhooks.create')}
           </button>
         </div>
       </form>

@@ -4,7 +4,8 @@
  * languages of fenced code), a toolbar and shortcuts, image upload by
  * drag-and-drop, paste or file picker, and a preview rendered by the server's
  * own renderer (POST /api/articles/preview) — alone, full-screen, or side by
- * side with scroll sync.
+ * side with scroll sync. Its words are the catalogs' (src/lib/i18n), in the
+ * admin user's language.
  */
 import { markdown, markdownLanguage } from '@codemirror/lang-markdown'
 import { languages } from '@codemirror/language-data'
@@ -15,6 +16,7 @@ import CodeMirror from '@uiw/react-codemirror'
 import type { TextareaFieldClientComponent } from 'payload'
 import React, { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 
+import { useAdminT } from '../../../languages/admin/useAdminT'
 import * as commands from './commands'
 import { ImageIcon, LinkIcon, ListIcon, QuoteIcon, TableIcon } from './icons'
 import { IMAGE_TYPES, uploadImage } from './uploadImage'
@@ -48,7 +50,8 @@ export function MarkdownEditor({
   const [fullScreen, setFullScreen] = useState(false)
   const [uploads, setUploads] = useState(0)
   const [error, setError] = useState<string | null>(null)
-  const preview = usePreview(value, mode !== 'write', apiRoute)
+  const { t } = useAdminT()
+  const preview = usePreview(value, mode !== 'write', apiRoute, t)
   useScrollSync(viewRef, previewRef, mode === 'split')
 
   const upload = useCallback(
@@ -57,12 +60,12 @@ export function MarkdownEditor({
       if (!view || !files.length) return
       setError(null)
       for (const file of files) {
-        const placeholder = `![Uploading ${file.name || 'image'}… #${++uploadCounter}]()`
+        const placeholder = `![${t('editor.uploadingPlaceholder', { name: file.name || 'image' })} #${++uploadCounter}]()`
         commands.insertAt(view, placeholder + '\n', at)
         at = undefined
         setUploads((n) => n + 1)
         try {
-          const { url, alt } = await uploadImage(file, apiRoute)
+          const { url, alt } = await uploadImage(file, apiRoute, t)
           commands.replaceText(view, placeholder, `![${alt}](${url})`)
         } catch (e) {
           commands.replaceText(view, placeholder + '\n', '')
@@ -72,7 +75,7 @@ export function MarkdownEditor({
         }
       }
     },
-    [apiRoute],
+    [apiRoute, t],
   )
 
   const togglePreview = useCallback(() => setMode((m) => (m === 'preview' ? 'write' : 'preview')), [])
@@ -83,7 +86,7 @@ export function MarkdownEditor({
     () => [
       markdown({ base: markdownLanguage, codeLanguages: languages }),
       EditorView.lineWrapping,
-      EditorView.contentAttributes.of({ 'aria-label': 'Markdown body' }),
+      EditorView.contentAttributes.of({ 'aria-label': t('editor.body') }),
       Prec.high(
         keymap.of([
           { key: 'Mod-b', run: commands.bold },
@@ -122,7 +125,7 @@ export function MarkdownEditor({
         },
       }),
     ],
-    [upload, togglePreview, toggleSplit, toggleFullScreen],
+    [upload, togglePreview, toggleSplit, toggleFullScreen, t],
   )
 
   useEffect(() => {
@@ -139,7 +142,7 @@ export function MarkdownEditor({
     <button
       type="button"
       className="markdown-editor__tool"
-      title={shortcut ? `${title} (${shortcut})` : title}
+      title={shortcut ? t('editor.withShortcut', { title, shortcut }) : title}
       aria-label={title}
       aria-pressed={pressed}
       onMouseDown={(e) => e.preventDefault()}
@@ -155,25 +158,25 @@ export function MarkdownEditor({
       data-mode={mode}
       data-fullscreen={fullScreen ? 'true' : 'false'}
     >
-      <div className="markdown-editor__toolbar" role="toolbar" aria-label="Markdown formatting">
+      <div className="markdown-editor__toolbar" role="toolbar" aria-label={t('editor.toolbar')}>
         {label && <span className="markdown-editor__label">{label}</span>}
         <span className="markdown-editor__group">
-          {tool('Heading 2', 'Ctrl+Alt+2', run(commands.heading(2)), 'H2')}
-          {tool('Heading 3', 'Ctrl+Alt+3', run(commands.heading(3)), 'H3')}
-          {tool('Bold', 'Ctrl+B', run(commands.bold), <b>B</b>)}
-          {tool('Italic', 'Ctrl+I', run(commands.italic), <i>I</i>)}
-          {tool('Link', 'Ctrl+K', run(commands.link), <LinkIcon />)}
-          {tool('Quote', 'Ctrl+Shift+.', run(commands.quote), <QuoteIcon />)}
-          {tool('Bulleted list', 'Ctrl+Shift+8', run(commands.bulletList), <ListIcon />)}
-          {tool('Numbered list', 'Ctrl+Shift+7', run(commands.numberedList), '1.')}
-          {tool('Code block', 'Ctrl+Alt+C', run(commands.codeBlock), '</>')}
-          {tool('Image', '', () => fileInputRef.current?.click(), <ImageIcon />)}
-          {tool('Table', '', run(commands.table), <TableIcon />)}
+          {tool(t('editor.heading2'), 'Ctrl+Alt+2', run(commands.heading(2)), 'H2')}
+          {tool(t('editor.heading3'), 'Ctrl+Alt+3', run(commands.heading(3)), 'H3')}
+          {tool(t('editor.bold'), 'Ctrl+B', run(commands.bold), <b>B</b>)}
+          {tool(t('editor.italic'), 'Ctrl+I', run(commands.italic), <i>I</i>)}
+          {tool(t('editor.link'), 'Ctrl+K', run(commands.link), <LinkIcon />)}
+          {tool(t('editor.quote'), 'Ctrl+Shift+.', run(commands.quote), <QuoteIcon />)}
+          {tool(t('editor.bulletList'), 'Ctrl+Shift+8', run(commands.bulletList), <ListIcon />)}
+          {tool(t('editor.numberedList'), 'Ctrl+Shift+7', run(commands.numberedList), '1.')}
+          {tool(t('editor.codeBlock'), 'Ctrl+Alt+C', run(commands.codeBlock), '</>')}
+          {tool(t('editor.image'), '', () => fileInputRef.current?.click(), <ImageIcon />)}
+          {tool(t('editor.table'), '', run(commands.table), <TableIcon />)}
         </span>
         <span className="markdown-editor__group markdown-editor__group--view">
-          {tool('Preview', 'Ctrl+Alt+P', togglePreview, 'Preview', mode === 'preview')}
-          {tool('Split screen', 'Ctrl+Alt+S', toggleSplit, 'Split', mode === 'split')}
-          {tool('Full screen', 'F11', toggleFullScreen, fullScreen ? 'Exit full screen' : 'Full screen', fullScreen)}
+          {tool(t('editor.preview'), 'Ctrl+Alt+P', togglePreview, t('editor.preview'), mode === 'preview')}
+          {tool(t('editor.split'), 'Ctrl+Alt+S', toggleSplit, t('editor.splitShort'), mode === 'split')}
+          {tool(t('editor.fullScreen'), 'F11', toggleFullScreen, t(fullScreen ? 'editor.exitFullScreen' : 'editor.fullScreen'), fullScreen)}
         </span>
         <input
           ref={fileInputRef}
@@ -189,13 +192,13 @@ export function MarkdownEditor({
       </div>
       {uploads > 0 && (
         <p className="markdown-editor__status" role="status">
-          Uploading {uploads} image{uploads > 1 ? 's' : ''}…
+          {t('editor.uploading', { count: uploads })}
         </p>
       )}
       {error && (
         <p className="markdown-editor__error" role="alert">
           {error}
-          <button type="button" className="markdown-editor__dismiss" aria-label="Dismiss" onClick={() => setError(null)}>
+          <button type="button" className="markdown-editor__dismiss" aria-label={t('editor.dismiss')} onClick={() => setError(null)}>
             ×
           </button>
         </p>
@@ -232,7 +235,8 @@ export function MarkdownEditor({
 export const MarkdownEditorField: TextareaFieldClientComponent = ({ field, path }) => {
   const { value, setValue, showError, errorMessage } = useField<string>({ path: path ?? field.name })
   const { config } = useConfig()
-  const label = typeof field.label === 'string' ? field.label : 'Body (Markdown)'
+  const { t } = useAdminT()
+  const label = typeof field.label === 'string' ? field.label : t('editor.fieldLabel')
   return (
     <div className={`field-type markdown-editor-field${showError ? ' error' : ''}`}>
       <FieldLabel label={label} path={path} required={field.required} />
@@ -240,7 +244,7 @@ export const MarkdownEditorField: TextareaFieldClientComponent = ({ field, path 
       <MarkdownEditor value={value ?? ''} onChange={(v) => setValue(v)} apiRoute={config.routes.api} />
       <FieldDescription
         path={path}
-        description="Drag an image onto the editor or paste a screenshot to upload it. Ctrl+Alt+P preview, Ctrl+Alt+S split screen, F11 full screen."
+        description={t('editor.help')}
       />
     </div>
   )

@@ -1,13 +1,15 @@
 'use client'
 import { useEffect, useState } from 'react'
 
+import type { Translate } from '../../../../lib/i18n'
+
 const DEBOUNCE_MS = 250
 
 /**
  * The body rendered by the server exactly as the public page will show it,
  * refreshed shortly after typing stops while the preview is visible.
  */
-export function usePreview(markdown: string, visible: boolean, apiRoute: string) {
+export function usePreview(markdown: string, visible: boolean, apiRoute: string, t: Translate) {
   const [state, setState] = useState({ html: '', error: null as string | null, loading: false })
 
   useEffect(() => {
@@ -24,7 +26,7 @@ export function usePreview(markdown: string, visible: boolean, apiRoute: string)
           signal: controller.signal,
         })
         const body = (await response.json()) as { html?: string; errors?: { message: string }[] }
-        if (!response.ok) throw new Error(body.errors?.[0]?.message ?? `Preview failed (${response.status}).`)
+        if (!response.ok) throw new Error(body.errors?.[0]?.message ?? t('editor.previewFailed', { status: String(response.status) }))
         setState({ html: body.html ?? '', error: null, loading: false })
       } catch (error) {
         if (controller.signal.aborted) return
@@ -35,7 +37,7 @@ export function usePreview(markdown: string, visible: boolean, apiRoute: string)
       clearTimeout(timer)
       controller.abort()
     }
-  }, [markdown, visible, apiRoute])
+  }, [markdown, visible, apiRoute, t])
 
   return state
 }

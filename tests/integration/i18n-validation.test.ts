@@ -1,0 +1,87 @@
+/**
+ * Issue 31, validation messages: the rules the collections write themselves
+ * (a reply's body and article, a user's name and e-mail) answer a REST request
+ * in its language — the signed-in user's choice (the profile's `language`),
+ * else Accept-Language — naming the field, and in English by default. Payload's
+ * own sentence around them ("The following field is invalid") follows its
+ * admin language, which is not this test's concern.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { createTestPayload, type TestPayload } from '../helpers/payload'
+import { Browser } from '../helpers/restClient'
+import { createCast, PASSWORD } from '../helpers/users'
+
+let t: TestPayload
+let cast: Awaited<ReturnType<typeof createCast>>
+let articleId: number
+const tokens = new Map<string, string>()
+
+beforeAll(async () => {
+  t = await createTestPayload({ QUEUE_CONNECTION: 'sync' })
+  cast = await createCast(t.payload)
+  articleId = (await t.payload.create({ collection: 'articles', data: { title: 'Validation', format: 'markdown', markdown: 'Body', status: 'published', author: cast.author.id } })).id
+})
+afterAll(async () => {
+  await t?.destroy()
+})
+
+/** The reader's profile language: null means "not chosen", so the request's Accept-Language decides. */
+const setLanguage = (id: number, language: 'en' | 'zh-CN' | null) => t.payload.update({ collection: 'users', id, data: { language } as never })
+
+async function rest(email: string, method: string, path: string, json: unknown, headers: Record<string, string> = {}) {
+  if (!tokens.has(email)) tokens.set(email, (await t.payload.login({ collection: 'users', data: { email, password: PASSWORD } })).token!)
+  const response = await new Browser(t.payload, t.databaseName).request(`/api${path}`, { method, json, headers: { authorization: `JWT ${tokens.get(email)}`, ...headers } })
+  return { status: response.status, body: (await response.json()) as { errors?: { message: string; data?: { errors?: { path: string; message: string }[] } }[] } }
+}
+
+/** The field errors of a 400 answer, as path → message. */
+const fieldErrors = (body: Awaited<ReturnType<typeof rest>>['body']) => Object.fromEntries((body.errors?.[0]?.data?.errors ?? []).map((e) => [e.path, e.message]))
+
+describe('validation messages in the request’s language', () => {
+  it('a reply with an empty body: Chinese with Accept-Language zh-CN, English by default, naming the field', async () => {
+    await setLanguage(cast.reader.id, null)
+    const chinese = await rest('reader@example.test', 'POST', '/replies', { article: articleId, body: '  \u200b ' }, { 'accept-language': 'zh-CN,zh;q=0.9' })
+    expect(chinese.status).toBe(400)
+    expect(fieldErrors(chinese.body)).toEqual({ body: '回复不能为空。' })
+    // The answer's sentence names the field by its label (the project's errorResponse), then the rule.
+    expect(chinese.body.errors![0]!.message).toBe('Body: 回复不能为空。')
+
+    const english = await rest('reader@example.test', 'POST', '/replies', { article: articleId, body: '' })
+    expect(english.status).toBe(400)
+    expect(fieldErrors(english.body)).toEqual({ body: 'A reply cannot be empty.' })
+    expect(english.body.errors![0]!.message).toBe('Body: A reply cannot be empty.')
+  })
+
+  it('follows the user’s own choice before the browser’s', async () => {
+    await setLanguage(cast.reader.id, 'zh-CN')
+    const answer = await rest('reader@example.test', 'POST', '/replies', { article: 999_999, body: 'Hello' }, { 'accept-language': 'en' })
+    expect(answer.status).toBe(400)
+    expect(fieldErrors(answer.body)).toEqual({ article: '只能回复你能阅读的已发布文章。' })
+
+    await setLanguage(cast.reader.id, 'en')
+    const english = await rest('reader@example.test', 'POST', '/replies', { article: 999_999, body: 'Hello' }, { 'accept-language': 'zh-CN' })
+    expect(fieldErrors(english.body)).toEqual({ article: 'You can only reply to a published article you can read.' })
+  })
+
+  it('a user’s name and e-mail rules, with their parameters filled', async () => {
+    await setLanguage(cast.reader.id, null)
+    const path = `/users/${cast.reader.id}`
+    const chinese = await rest('reader@example.test', 'PATCH', path, { name: 'Two\nlines' }, { 'accept-language': 'zh-CN' })
+    expect(chinese.status).toBe(400)
+    expect(fieldErrors(chinese.body)).toEqual({ name: '名字必须是一行可见文字：请删除换行或控制字符 U+000A。' })
+
+    const english = await rest('reader@example.test', 'PATCH', path, { name: 'Two\nlines' })
+    expect(fieldErrors(english.body)).toEqual({ name: 'A name is one line of visible text: remove the line break or control character U+000A.' })
+
+    const email = await rest('admin@example.test', 'POST', '/users', { email: 'not-an-address', password: PASSWORD, name: 'X' }, { 'accept-language': 'zh-CN' })
+    expect(email.status).toBe(400)
+    expect(fieldErrors(email.body).email).toBe('请输入有效的邮箱地址。')
+  })
+
+  it('a webhook’s address and events', async () => {
+    const answer = await rest('owner@example.test', 'POST', '/webhooks', { url: 'http://example.com/hook', events: [] }, { 'accept-language': 'zh-CN' })
+    expect(answer.status).toBe(400)
+    expect(fieldErrors(answer.body)).toMatchObject({ url: '地址必须使用 https。', events: '请至少选择一个事件。' })
+  })
+})
