@@ -170,7 +170,11 @@ describe('delivery', () => {
     receiver.mode = { kind: 'ok' }
     await waitUntil(async () => ids.every((id) => ofType('tag.created').some((r) => r.body.data.id === id && r.answered === 204)), { timeoutMs: 60_000, what: 'delivery after the outage' })
     expect([...receiver.delivered().values()].every((n) => n === 1)).toBe(true)
-    const rows = await deliveries(`event = 'tag.created' and (body->'data'->>'id')::int = any($1)`, [ids])
+    // The receiver has answered; the job records the delivery just after it reads that answer.
+    const rows = await waitUntil(async () => {
+      const found = await deliveries(`event = 'tag.created' and (body->'data'->>'id')::int = any($1)`, [ids])
+      return found.length === ids.length && found.every((r) => r.status === 'delivered' || r.status === 'failed') && found
+    }, { what: 'the deliveries to be recorded' })
     expect(rows.map((r) => r.status)).toEqual(ids.map(() => 'delivered'))
     expect(rows.every((r) => Number(r.attempt_count) >= 2 && r.attempts.at(-2)!.status === 503)).toBe(true)
   })
