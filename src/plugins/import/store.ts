@@ -291,7 +291,15 @@ export type CommentInput = {
   guestName?: string
   html: string
   createdAt: string
+  /**
+   * Its moderation state (the moderation plugin's `status` on replies): an
+   * export's pending comment comes in held, its spam as spam, its trash as
+   * trash, so a moderator sees them where they would have. Default: published.
+   */
+  status?: ReplyStatus
 }
+
+export type ReplyStatus = 'published' | 'held' | 'spam' | 'trash'
 
 /**
  * An article's comments, in as few statements as threads allow: top-level
@@ -321,8 +329,14 @@ export async function insertComments(
   if (comments.some((c) => c.parentLegacyId && byId.get(c.parentLegacyId)?.parentLegacyId)) {
     report.note('replies nested deeper than one level were attached to the top reply of their thread (Inkwell threads are one level deep)')
   }
+  // Without the moderation plugin replies have no state: only published ones can come in.
+  const hasStatus = payload.collections.replies?.config.fields.some((f) => 'name' in f && f.name === 'status')
   const rows: { c: CommentInput; body: string; top: string }[] = []
   for (const c of fresh) {
+    if (!hasStatus && c.status && c.status !== 'published') {
+      report.skip('replies', c.legacyId, `${c.status === 'held' ? 'pending moderation' : c.status}: replies have no moderation state without the moderation plugin, so it was not published`)
+      continue
+    }
     const body = clip(toMarkdown(c.html).trim(), 5000)
     if (!body) {
       report.skip('replies', c.legacyId, 'empty comment')
@@ -350,10 +364,12 @@ export async function insertComments(
           const base = values.length
           values.push(articleId, r.c.authorId && r.c.authorId > 0 ? r.c.authorId : null, parent, storableMarkdown(r.body), html, r.c.createdAt)
           if (hasGuestName) values.push(r.c.authorId && r.c.authorId > 0 ? null : clip(r.c.guestName?.trim() || 'Anonymous', 100))
-          const n = hasGuestName ? 7 : 6
+          // A published one was announced on the old site: first_published_at keeps it from being announced again.
+          if (hasStatus) values.push(r.c.status ?? 'published', (r.c.status ?? 'published') === 'published' ? r.c.createdAt : null)
+          const n = 6 + (hasGuestName ? 1 : 0) + (hasStatus ? 2 : 0)
           tuples.push(`(${Array.from({ length: n }, (_, k) => `$${base + k + 1}`).join(', ')}, $${base + 6})`)
         }
-        const columns = `article_id, author_id, parent_id, body, html, created_at${hasGuestName ? ', guest_name' : ''}, updated_at`
+        const columns = `article_id, author_id, parent_id, body, html, created_at${hasGuestName ? ', guest_name' : ''}${hasStatus ? ', status, first_published_at' : ''}, updated_at`
         const inserted = await client.query<{ id: number }>(`insert into replies (${columns}) values ${tuples.join(', ')} returning id`, values)
         const pairs = batch.map((r, k) => [r.c.legacyId, inserted.rows[k]!.id] as const)
         await client.query(
@@ -364,7 +380,9 @@ export async function insertComments(
       }
     }
     await client.query(
-      `update articles set reply_count = (select count(*) from replies where article_id = $1), last_reply_at = (select max(created_at) from replies where article_id = $1) where id = $1`,
+      hasStatus
+        ? `update articles set reply_count = (select count(*) from replies where article_id = $1 and status = 'published'), last_reply_at = (select max(created_at) from replies where article_id = $1 and status = 'published') where id = $1`
+        : `update articles set reply_count = (select count(*) from replies where article_id = $1), last_reply_at = (select max(created_at) from replies where article_id = $1) where id = $1`,
       [articleId],
     )
     await client.query('commit')

@@ -13,8 +13,10 @@
  *   pages        articles in the category named by --pages-category ("Pages")
  *   categories   flat (Inkwell categories have no parent): noted when the
  *                export had a hierarchy
- *   comments     approved ones, threads kept one level deep; pending, spam,
- *                trash, pingbacks and trackbacks skipped with the reason
+ *   comments     threads kept one level deep; approved → published, pending
+ *                (0) → held, spam → spam, trash → trash (the moderation
+ *                plugin's states; without it only approved ones come, the rest
+ *                are skipped with the reason); pingbacks and trackbacks skipped
  *   old links    301 from the permalink, ?p=<id> / ?page_id=<id>,
  *                /YYYY/MM/DD/slug, /category/<slug>, /tag/<slug>, /author/<login>
  */
@@ -25,7 +27,7 @@ import { withoutTrailingSlashes } from '../../lib/redirectPath'
 import { htmlToMarkdown, type Converted } from './content'
 import type { MediaImporter } from './media'
 import { ImportReport } from './report'
-import { context, ensureArticle, ensureAuthor, ensureRedirect, ensureRedirects, ensureTerm, insertComments, LegacyMap, type CommentInput, type ImportContext } from './store'
+import { context, ensureArticle, ensureAuthor, ensureRedirect, ensureRedirects, ensureTerm, insertComments, LegacyMap, type CommentInput, type ImportContext, type ReplyStatus } from './store'
 import { childrenNamed, DEFAULT_WXR_LIMITS, field, readWxr, type WxrLimits, type XmlNode } from './wxr'
 
 export type WordPressImportOptions = {
@@ -247,12 +249,9 @@ function convert(html: string, attachments: Map<string, Attachment>, report: Imp
   return converted
 }
 
-const COMMENT_SKIPS: Record<string, string> = {
-  '0': 'pending moderation: Inkwell has no moderation queue, so it was not published',
-  spam: 'marked as spam',
-  trash: 'in the trash',
-  'post-trashed': 'its post is in the trash',
-}
+/** WordPress's comment_approved → the moderation state the reply gets (the moderation plugin's `held`, `spam`, `trash`). */
+const COMMENT_STATES: Record<string, ReplyStatus> = { '1': 'published', '0': 'held', spam: 'spam', trash: 'trash' }
+const COMMENT_SKIPS: Record<string, string> = { 'post-trashed': 'its post is in the trash' }
 
 function commentsOf(item: XmlNode, report: ImportReport, userByWpId: Map<string, number>): CommentInput[] {
   const out: CommentInput[] = []
@@ -264,7 +263,8 @@ function commentsOf(item: XmlNode, report: ImportReport, userByWpId: Map<string,
       report.skip('replies', id, `a ${type}`)
       continue
     }
-    if (approved !== '1') {
+    const status = COMMENT_STATES[approved]
+    if (!status) {
       report.skip('replies', id, COMMENT_SKIPS[approved] ?? `unknown state "${approved.slice(0, 40)}"`)
       continue
     }
@@ -276,6 +276,7 @@ function commentsOf(item: XmlNode, report: ImportReport, userByWpId: Map<string,
       guestName: field(c, 'wp:comment_author'),
       html: field(c, 'wp:comment_content'),
       createdAt: isoOf(field(c, 'wp:comment_date_gmt'), field(c, 'wp:comment_date')) ?? new Date().toISOString(),
+      status,
     })
   }
   return out
