@@ -262,6 +262,31 @@ describe('import:wordpress', () => {
     expect(titles.filter((x) => x === 'Classic post')).toHaveLength(1)
   })
 
+  it('posts are written a batch per transaction, and a batch with a taken slug still brings every post with its comments', async () => {
+    // 30 takes the slug of an article already there: its batch cannot be written at once and goes one at a time.
+    const extra: WxrItem[] = [
+      { id: 30, title: 'Classic again', slug: 'classic-post', creator: 'bob', comments: [{ id: 30, content: 'On the clash' }] },
+      ...Array.from({ length: 30 }, (_, i): WxrItem => ({ id: 31 + i, title: `Batch post ${i}`, slug: `batch-post-${i}`, creator: 'bob', comments: [{ id: 31 + i, content: `Comment ${i}` }, { id: 100 + i, parent: 31 + i, content: `Answer ${i}` }] })),
+    ]
+    const { out } = await run([writeExport('batch.xml', extra), '--owner', 'alice'])
+    expect(out.join('\n')).not.toMatch(/failed (articles|replies)/)
+    const rows = await query<{ title: string; slug: string; replies: number; answers: number }>(
+      t.payload,
+      `select a.title, a.slug, (select count(*)::int from replies r where r.article_id = a.id) as replies,
+              (select count(*)::int from replies r where r.article_id = a.id and r.parent_id is not null) as answers
+         from articles a where a.title like 'Batch post %' or a.title = 'Classic again' order by a.id`,
+    )
+    expect(rows).toHaveLength(31)
+    expect(rows.filter((r) => r.title.startsWith('Batch post')).every((r) => r.replies === 2 && r.answers === 1)).toBe(true)
+    const clash = rows.find((r) => r.title === 'Classic again')!
+    expect(clash.slug).not.toBe('classic-post')
+    expect(clash.replies).toBe(1)
+    expect(out.join('\n')).toMatch(/articles 30: its slug "classic-post" could not be kept/)
+    // Every one has its old id kept: a second run brings nothing.
+    const again = await run([writeExport('batch.xml', extra), '--owner', 'alice'])
+    expect(again.out.join('\n')).toMatch(/articles\s+0\s+\d+\s+\d+\s+0\n\s+pages\s+0\s+\d+\s+\d+\s+0\n\s+replies\s+0\s/)
+  })
+
   it('old links: permalinks, ?p=, date paths, categories, tags and authors have redirects the site finds', async () => {
     const g = (await articles()).find((a) => a.title === 'Gutenberg & friends')!
     const to = `/articles/${g.id}/gutenberg-friends`
