@@ -2,7 +2,10 @@
  * `npm run bench:import [-- --posts 10000 --comments 10]`: writes a WordPress
  * export of that many posts (each with `comments` comments, a third of them
  * answers), imports it with `import:wordpress` into a fresh database, and
- * prints the time, the rate and this process's peak memory (RSS).
+ * prints the time, the rate, this process's peak memory (RSS) and the load
+ * average (the figures mean little on a busy machine). Where the time goes:
+ * `node --cpu-prof --import tsx bench/import.ts --posts 1000` (a .cpuprofile
+ * for Chrome's DevTools); the live heap after each tenth: `node --expose-gc --import tsx bench/import.ts`.
  * Issue 30's target: 10,000 posts and 100,000 comments in ≤ 2 minutes, ≤ 400 MB.
  */
 import { mkdtempSync, statSync } from 'node:fs'
@@ -13,6 +16,14 @@ import { parseArgs } from 'node:util'
 
 import { writeBigWxr } from '../tests/helpers/wxrFixture'
 import { admin, adminUrl } from './adminDatabase'
+
+/** With `node --expose-gc`, the heap still in use after a collection: what the import keeps, apart from what the collector has not taken back yet. */
+const liveHeap = () => {
+  const gc = (globalThis as { gc?: () => void }).gc
+  if (!gc) return ''
+  gc()
+  return `, live heap ${(process.memoryUsage().heapUsed / 1024 ** 2).toFixed(0)} MB`
+}
 
 const { values } = parseArgs({ options: { posts: { type: 'string', default: '10000' }, comments: { type: 'string', default: '10' } } })
 const posts = Number(values.posts)
@@ -53,14 +64,15 @@ try {
   try {
     const command = registeredCommands(payload).commands.find((c) => c.name === 'import:wordpress')!
     let lastPercent = -1
+    const loadAtStart = os.loadavg().map((l) => l.toFixed(2)).join(', ')
     started = Date.now()
     const summary = await command.run(
       payload,
       {
-        log: (line) => (line.startsWith('  ') ? undefined : console.log(line)),
+        log: (line) => (line.startsWith('  ') && !line.startsWith('  failed') ? undefined : console.log(line)),
         progress: (done, total) => {
           const percent = Math.floor((done / total) * 10) * 10
-          if (percent !== lastPercent) console.log(`  ${done}/${total} items, ${((Date.now() - started) / 1000).toFixed(1)} s, rss ${(process.memoryUsage().rss / 1024 ** 2).toFixed(0)} MB`)
+          if (percent !== lastPercent) console.log(`  ${done}/${total} items, ${((Date.now() - started) / 1000).toFixed(1)} s, rss ${(process.memoryUsage().rss / 1024 ** 2).toFixed(0)} MB${liveHeap()}`)
           lastPercent = percent
         },
       },
@@ -68,6 +80,7 @@ try {
     )
     const seconds = (Date.now() - started) / 1000
     console.log(summary)
+    console.log(`load average (1, 5, 15 min) at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} on ${os.cpus().length} CPUs (started at ${loadAtStart})`)
     console.log(`import: ${seconds.toFixed(1)} s for ${posts} posts and ${posts * comments} comments (${(posts / seconds).toFixed(0)} posts/s); peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`)
   } finally {
     await closePayload(payload)

@@ -2,8 +2,13 @@ import type { FieldHook, PayloadRequest } from 'payload'
 
 /** A new article is in the site's language until its author says otherwise. */
 export async function defaultLanguage({ req }: { req: PayloadRequest }): Promise<string> {
+  // Read once per request: an import creates a batch of articles in one request (and transaction).
+  const cached = req.context.siteDefaultLanguage
+  if (typeof cached === 'string') return cached
   const settings = await req.payload.findGlobal({ slug: 'site-settings', depth: 0, req })
-  return settings.defaultLanguage || 'en'
+  const language = settings.defaultLanguage || 'en'
+  req.context.siteDefaultLanguage = language
+  return language
 }
 
 const HAN = /\p{Script=Han}/u

@@ -21,7 +21,11 @@ const cdata = (text: unknown) => `<![CDATA[${String(text ?? '').replace(/[\u0000
 /** WordPress's "Y-m-d H:i:s" in UTC. */
 const wpDate = (value: unknown) => (value ? new Date(String(value)).toISOString().slice(0, 19).replace('T', ' ') : '0000-00-00 00:00:00')
 
+/** A reply's moderation state → WordPress's comment_approved (held ones wait in WordPress's queue). */
+const APPROVED: Record<string, string> = { published: '1', held: '0', spam: 'spam', trash: 'trash' }
+
 export async function exportWordPress(payload: Payload, file: string, baseUrl: string, io: CommandIO): Promise<string> {
+  const hasStatus = payload.collections.replies?.config.fields.some((f) => 'name' in f && f.name === 'status')
   const origin = new URL(baseUrl).origin
   const absolute = (html: string) => html.replace(/(\s(?:src|href)=")\/(?!\/)/g, `$1${origin}/`)
   const out = createWriteStream(file)
@@ -75,9 +79,9 @@ export async function exportWordPress(payload: Payload, file: string, baseUrl: s
       lastId = rows[rows.length - 1]!.id
       const ids = rows.map((r) => r.id)
       const tagRows = await query<{ parent_id: number; tags_id: number }>(payload, `select parent_id, tags_id from articles_rels where path = 'tags' and parent_id = any($1::int[]) order by "order"`, [ids])
-      const replyRows = await query<{ id: number; article_id: number; author_id: number | null; parent_id: number | null; html: string | null; body: string; created_at: Date; author_name: string | null; author_email: string | null }>(
+      const replyRows = await query<{ id: number; article_id: number; author_id: number | null; parent_id: number | null; html: string | null; body: string; created_at: Date; author_name: string | null; author_email: string | null; status: string }>(
         payload,
-        `select r.id, r.article_id, r.author_id, r.parent_id, r.html, r.body, r.created_at, coalesce(u.name, ${payload.collections.replies?.config.fields.some((f) => 'name' in f && f.name === 'guestName') ? 'r.guest_name' : 'null'}) as author_name, u.email as author_email
+        `select ${hasStatus ? 'r.status::text' : `'published'`} as status, r.id, r.article_id, r.author_id, r.parent_id, r.html, r.body, r.created_at, coalesce(u.name, ${payload.collections.replies?.config.fields.some((f) => 'name' in f && f.name === 'guestName') ? 'r.guest_name' : 'null'}) as author_name, u.email as author_email
            from replies r left join users u on u.id = r.author_id where r.article_id = any($1::int[]) order by r.id`,
         [ids],
       )
@@ -93,7 +97,7 @@ export async function exportWordPress(payload: Payload, file: string, baseUrl: s
           .filter((r) => r.article_id === a.id)
           .map(
             (r) =>
-              `    <wp:comment><wp:comment_id>${r.id}</wp:comment_id><wp:comment_author>${cdata(r.author_name ?? 'Anonymous')}</wp:comment_author><wp:comment_author_email>${cdata(r.author_email ?? '')}</wp:comment_author_email><wp:comment_author_url></wp:comment_author_url><wp:comment_date>${wpDate(r.created_at)}</wp:comment_date><wp:comment_date_gmt>${wpDate(r.created_at)}</wp:comment_date_gmt><wp:comment_content>${cdata(absolute(r.html ?? xml(r.body)))}</wp:comment_content><wp:comment_approved>1</wp:comment_approved><wp:comment_type>comment</wp:comment_type><wp:comment_parent>${r.parent_id ?? 0}</wp:comment_parent><wp:comment_user_id>${r.author_id ?? 0}</wp:comment_user_id></wp:comment>`,
+              `    <wp:comment><wp:comment_id>${r.id}</wp:comment_id><wp:comment_author>${cdata(r.author_name ?? 'Anonymous')}</wp:comment_author><wp:comment_author_email>${cdata(r.author_email ?? '')}</wp:comment_author_email><wp:comment_author_url></wp:comment_author_url><wp:comment_date>${wpDate(r.created_at)}</wp:comment_date><wp:comment_date_gmt>${wpDate(r.created_at)}</wp:comment_date_gmt><wp:comment_content>${cdata(absolute(r.html ?? xml(r.body)))}</wp:comment_content><wp:comment_approved>${APPROVED[r.status] ?? '0'}</wp:comment_approved><wp:comment_type>comment</wp:comment_type><wp:comment_parent>${r.parent_id ?? 0}</wp:comment_parent><wp:comment_user_id>${r.author_id ?? 0}</wp:comment_user_id></wp:comment>`,
           )
         const link = `${origin}/articles/${a.id}/${a.slug}`
         await write(`  <item>

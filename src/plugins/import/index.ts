@@ -4,6 +4,8 @@
  *   reads a WordPress export (WXR 1.1/1.2) as a stream (wordpress.ts, wxr.ts);
  * - `npm run blog -- import:ghost <file.json> [--dry-run] [--url <old site>] …` a Ghost 4/5 export (ghost.ts);
  * - `npm run blog -- export:wordpress <file.xml>` writes WXR 1.2 for WordPress's importer (exportWordPress.ts);
+ * - `npm run blog -- export:json <dir>` / `import:json <dir> [--dry-run]`: Inkwell's own lossless
+ *   format, for a move to another Inkwell (inkwellJson.ts);
  * - content becomes Markdown through content.ts and the one sanitizer; images
  *   come over through the guarded outbound fetch or from disk (media.ts);
  * - every old id is kept (`import_sources`, store.ts), so a re-import changes nothing;
@@ -27,6 +29,7 @@ import { MediaImporter } from './media'
 import type { ImportReport } from './report'
 import { exportWordPress } from './exportWordPress'
 import { importGhost } from './ghost'
+import { exportJson, importJson } from './inkwellJson'
 import { importWordPress } from './wordpress'
 
 export type ImportOptions = { outbound: OutboundPolicy; /** The site's address: exports write absolute links with it. */ baseUrl: string }
@@ -127,6 +130,23 @@ export const importPlugin =
         usage: '<file.xml>',
         description: "Export articles, categories, tags, authors and replies as WXR 1.2, for WordPress's importer",
         run: async (payload, io, args) => exportWordPress(payload, parseArgs('export:wordpress', args ?? [], [], []).file, options.baseUrl, io),
+      },
+      {
+        name: 'export:json',
+        usage: '<dir>',
+        description: 'Export everything (settings, users without passwords, media files, terms, articles, replies, follows) for another Inkwell',
+        run: async (payload, io, args) => exportJson(payload, parseArgs('export:json', args ?? [], [], []).file, options.baseUrl, io),
+      },
+      {
+        name: 'import:json',
+        usage: '<dir> [--dry-run]',
+        description: 'Import a folder written by export:json (again: nothing changes)',
+        run: async (payload, io, args) => {
+          const parsed = parseArgs('import:json', args ?? [], [], ['--dry-run'])
+          const report = await importJson(payload, { dir: parsed.file, dryRun: parsed.flags.has('--dry-run'), io })
+          await keepReport(payload, report, 'done', io)
+          return report.summary()
+        },
       },
     ])
   }

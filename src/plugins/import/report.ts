@@ -9,8 +9,8 @@ import { CommandFailure } from '../../../jobs/commands'
 /** The file cannot be imported at all (not an export, truncated, too big): a clear message, no stack. */
 export class ImportFileError extends CommandFailure {}
 
-export type Kind = 'authors' | 'categories' | 'tags' | 'articles' | 'pages' | 'replies' | 'media' | 'redirects'
-export const KINDS: Kind[] = ['authors', 'categories', 'tags', 'articles', 'pages', 'replies', 'media', 'redirects']
+export type Kind = 'authors' | 'categories' | 'tags' | 'articles' | 'pages' | 'replies' | 'media' | 'redirects' | 'follows' | 'settings'
+export const KINDS: Kind[] = ['authors', 'categories', 'tags', 'articles', 'pages', 'replies', 'media', 'redirects', 'follows', 'settings']
 
 export type Counts = { imported: number; existing: number; skipped: number; failed: number }
 export type Line = { kind: Kind; id: string; reason: string }

@@ -8,7 +8,7 @@
  * recomputed once, since 100 000 comments cannot each run every reply hook
  * (nor should they notify anyone: they are history, not news).
  */
-import type { Payload } from 'payload'
+import { commitTransaction, createLocalReq, initTransaction, killTransaction, type Payload, type PayloadRequest } from 'payload'
 
 import { AUTHOR } from '../../access/catalog'
 import { renderMarkdown, storableMarkdown } from '../../lib/markdown'
@@ -40,6 +40,22 @@ export class LegacyMap {
 
   get(kind: string, legacyId: string): number | undefined {
     return this.ids.get(`${kind}:${legacyId}`)
+  }
+
+  forget(kind: string, legacyId: string): void {
+    this.ids.delete(`${kind}:${legacyId}`)
+  }
+
+  /** Many pairs of one kind in one statement (a batch of articles, once its transaction is committed). */
+  async setMany(payload: Payload, kind: string, pairs: (readonly [string, number])[]): Promise<void> {
+    for (const [legacy, id] of pairs) this.ids.set(`${kind}:${legacy}`, id)
+    if (!pairs.length) return
+    await query(
+      payload,
+      `insert into import_sources (source, site, kind, legacy_id, target_id) select $1, $2, $3, l, t from unnest($4::text[], $5::int[]) as x(l, t)
+         on conflict (source, site, kind, legacy_id) do update set target_id = excluded.target_id`,
+      [this.source, this.site, kind, pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+    )
   }
 
   /** Remembers the pair (in the database too unless `dryRun`, when the id is a placeholder). */
@@ -223,21 +239,8 @@ export type ArticleInput = {
   metaDescription?: string
 }
 
-/** Returns the article's id (existing, new, or a placeholder in a dry run), or undefined when it failed. */
-export async function ensureArticle(ctx: ImportContext, input: ArticleInput): Promise<{ id: number; slug: string; created: boolean } | undefined> {
-  const { payload, report, map } = ctx
-  const known = map.get('article', input.legacyId)
-  if (known !== undefined) {
-    report.existing(input.kind)
-    const [row] = known > 0 ? await query<{ slug: string }>(payload, 'select slug from articles where id = $1', [known]) : []
-    return { id: known, slug: row?.slug ?? '', created: false }
-  }
-  if (ctx.dryRun) {
-    report.imported(input.kind)
-    const id = ctx.nextPlaceholder()
-    await map.set(null, 'article', input.legacyId, id)
-    return { id, slug: '', created: true }
-  }
+function articleData(ctx: ImportContext, input: ArticleInput): { data: Record<string, unknown>; slug: string | undefined } {
+  const { payload } = ctx
   const title = clip(input.title.trim(), 200) || '(untitled)'
   const slug = usableSlug(input.slug)
   const meta = input.metaTitle || input.metaDescription ? { meta: { title: input.metaTitle ? clip(input.metaTitle, 200) : undefined, description: input.metaDescription ? clip(input.metaDescription, 300) : undefined } } : {}
@@ -254,9 +257,41 @@ export async function ensureArticle(ctx: ImportContext, input: ArticleInput): Pr
     tags: input.tagIds.filter((t) => t > 0),
     ...(payload.collections.articles?.config.fields.some((f) => 'name' in f && f.name === 'meta') ? meta : {}),
   }
+  return { data, slug }
+}
+
+async function setDates(payload: Payload, rows: { id: number; createdAt?: string; updatedAt?: string }[]): Promise<void> {
+  const dated = rows.filter((r) => r.createdAt || r.updatedAt)
+  if (!dated.length) return
+  await query(
+    payload,
+    `update articles a set created_at = coalesce(x.c, a.created_at), updated_at = coalesce(x.u, a.updated_at)
+       from unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) as x(id, c, u) where a.id = x.id`,
+    [dated.map((r) => r.id), dated.map((r) => r.createdAt ?? null), dated.map((r) => r.updatedAt ?? null)],
+  )
+}
+
+export type ArticleResult = { id: number; slug: string; created: boolean }
+
+/** Returns the article's id (existing, new, or a placeholder in a dry run), or undefined when it failed. */
+export async function ensureArticle(ctx: ImportContext, input: ArticleInput): Promise<ArticleResult | undefined> {
+  const { payload, report, map } = ctx
+  const known = map.get('article', input.legacyId)
+  if (known !== undefined) {
+    report.existing(input.kind)
+    const [row] = known > 0 ? await query<{ slug: string }>(payload, 'select slug from articles where id = $1', [known]) : []
+    return { id: known, slug: row?.slug ?? '', created: false }
+  }
+  if (ctx.dryRun) {
+    report.imported(input.kind)
+    const id = ctx.nextPlaceholder()
+    await map.set(null, 'article', input.legacyId, id)
+    return { id, slug: '', created: true }
+  }
+  const { data, slug } = articleData(ctx, input)
   let doc: { id: number; slug?: string | null }
   try {
-    doc = (await payload.create({ collection: 'articles', data: data as never, overrideAccess: true, context: { importing: true } })) as never
+    doc = (await payload.create({ collection: 'articles', data: data as never, depth: 0, overrideAccess: true, context: { importing: true } })) as never
   } catch (error) {
     // A slug taken by another article: let Inkwell make one from the title.
     if (!slug) {
@@ -265,23 +300,65 @@ export async function ensureArticle(ctx: ImportContext, input: ArticleInput): Pr
     }
     try {
       const { slug: _dropped, ...rest } = data as Record<string, unknown>
-      doc = (await payload.create({ collection: 'articles', data: rest as never, overrideAccess: true, context: { importing: true } })) as never
+      doc = (await payload.create({ collection: 'articles', data: rest as never, depth: 0, overrideAccess: true, context: { importing: true } })) as never
       report.note(`${input.kind} ${input.legacyId}: its slug "${slug}" could not be kept (${errorText(error)}); a new one was made`)
     } catch (again) {
       report.fail(input.kind, input.legacyId, errorText(again))
       return undefined
     }
   }
-  if (input.createdAt || input.updatedAt) {
-    await query(payload, 'update articles set created_at = coalesce($2::timestamptz, created_at), updated_at = coalesce($3::timestamptz, updated_at) where id = $1', [
-      doc.id,
-      input.createdAt ?? null,
-      input.updatedAt ?? null,
-    ])
-  }
+  await setDates(payload, [{ id: doc.id, createdAt: input.createdAt, updatedAt: input.updatedAt }])
   report.imported(input.kind)
   await map.set(payload, 'article', input.legacyId, doc.id)
   return { id: doc.id, slug: doc.slug ?? '', created: true }
+}
+
+/**
+ * A batch of articles (a big import's hot path): the new ones are created
+ * through the Local API — every hook and rule of the collection runs, as for
+ * one — but in one transaction, so the batch pays one commit; then their
+ * dates and old ids in one statement each. If any of them fails (a taken
+ * slug aborts the transaction), the batch is undone and its articles go
+ * one at a time through ensureArticle, which knows what to do about each.
+ */
+export async function ensureArticles(ctx: ImportContext, inputs: ArticleInput[]): Promise<(ArticleResult | undefined)[]> {
+  const { payload, report, map } = ctx
+  const fresh = inputs.filter((i) => map.get('article', i.legacyId) === undefined)
+  if (ctx.dryRun || fresh.length < 2) {
+    const out: (ArticleResult | undefined)[] = []
+    for (const input of inputs) out.push(await ensureArticle(ctx, input))
+    return out
+  }
+  const created = new Map<string, { id: number; slug: string }>()
+  let req: PayloadRequest | undefined
+  try {
+    req = await createLocalReq({}, payload)
+    await initTransaction(req)
+    for (const input of fresh) {
+      if (created.has(input.legacyId)) continue
+      const doc = (await payload.create({ collection: 'articles', data: articleData(ctx, input).data as never, depth: 0, overrideAccess: true, req, context: { importing: true } })) as { id: number; slug?: string | null }
+      created.set(input.legacyId, { id: doc.id, slug: doc.slug ?? '' })
+    }
+    await commitTransaction(req)
+  } catch {
+    if (req) await killTransaction(req).catch(() => {})
+    const out: (ArticleResult | undefined)[] = []
+    for (const input of inputs) out.push(await ensureArticle(ctx, input))
+    return out
+  }
+  await setDates(payload, fresh.map((i) => ({ id: created.get(i.legacyId)!.id, createdAt: i.createdAt, updatedAt: i.updatedAt })))
+  await map.setMany(payload, 'article', [...created].map(([legacy, doc]) => [legacy, doc.id] as const))
+  const out: (ArticleResult | undefined)[] = []
+  const counted = new Set<string>()
+  for (const input of inputs) {
+    const doc = created.get(input.legacyId)
+    if (doc && !counted.has(input.legacyId)) {
+      counted.add(input.legacyId)
+      report.imported(input.kind)
+      out.push({ ...doc, created: true })
+    } else out.push(await ensureArticle(ctx, input))
+  }
+  return out
 }
 
 export type CommentInput = {
@@ -291,7 +368,15 @@ export type CommentInput = {
   guestName?: string
   html: string
   createdAt: string
+  /**
+   * Its moderation state (the moderation plugin's `status` on replies): an
+   * export's pending comment comes in held, its spam as spam, its trash as
+   * trash, so a moderator sees them where they would have. Default: published.
+   */
+  status?: ReplyStatus
 }
+
+export type ReplyStatus = 'published' | 'held' | 'spam' | 'trash'
 
 /**
  * An article's comments, in as few statements as threads allow: top-level
@@ -305,75 +390,115 @@ export async function insertComments(
   comments: CommentInput[],
   toMarkdown: (html: string) => string,
 ): Promise<void> {
+  return insertCommentsOfArticles(ctx, [{ articleId, comments }], toMarkdown)
+}
+
+type CommentRow = { articleId: number; c: CommentInput; body: string; top: string }
+
+/**
+ * The comments of many articles (a batch of a big import) in one transaction:
+ * one insert per level and 500 rows, the old ids in one statement per insert,
+ * and the articles' counts in one statement.
+ */
+export async function insertCommentsOfArticles(
+  ctx: ImportContext,
+  groups: { articleId: number; comments: CommentInput[] }[],
+  toMarkdown: (html: string) => string,
+): Promise<void> {
   const { payload, report, map } = ctx
-  const fresh = comments.filter((c) => {
-    if (map.get('reply', c.legacyId) === undefined) return true
-    report.existing('replies')
-    return false
-  })
-  if (!fresh.length) return
-  const byId = new Map(comments.map((c) => [c.legacyId, c]))
-  const topOf = (c: CommentInput): string => {
-    let current = c
-    for (let depth = 0; current.parentLegacyId && byId.has(current.parentLegacyId) && depth < 1000; depth++) current = byId.get(current.parentLegacyId)!
-    return current.legacyId
-  }
-  if (comments.some((c) => c.parentLegacyId && byId.get(c.parentLegacyId)?.parentLegacyId)) {
-    report.note('replies nested deeper than one level were attached to the top reply of their thread (Inkwell threads are one level deep)')
-  }
-  const rows: { c: CommentInput; body: string; top: string }[] = []
-  for (const c of fresh) {
-    const body = clip(toMarkdown(c.html).trim(), 5000)
-    if (!body) {
-      report.skip('replies', c.legacyId, 'empty comment')
-      continue
+  // Without the moderation plugin replies have no state: only published ones can come in.
+  const hasStatus = payload.collections.replies?.config.fields.some((f) => 'name' in f && f.name === 'status')
+  const rows: CommentRow[] = []
+  for (const { articleId, comments } of groups) {
+    const fresh = comments.filter((c) => {
+      if (map.get('reply', c.legacyId) === undefined) return true
+      report.existing('replies')
+      return false
+    })
+    if (!fresh.length) continue
+    const byId = new Map(comments.map((c) => [c.legacyId, c]))
+    const topOf = (c: CommentInput): string => {
+      let current = c
+      for (let depth = 0; current.parentLegacyId && byId.has(current.parentLegacyId) && depth < 1000; depth++) current = byId.get(current.parentLegacyId)!
+      return current.legacyId
     }
-    rows.push({ c, body, top: topOf(c) })
+    if (comments.some((c) => c.parentLegacyId && byId.get(c.parentLegacyId)?.parentLegacyId)) {
+      report.note('replies nested deeper than one level were attached to the top reply of their thread (Inkwell threads are one level deep)')
+    }
+    for (const c of fresh) {
+      if (!hasStatus && c.status && c.status !== 'published') {
+        report.skip('replies', c.legacyId, `${c.status === 'held' ? 'pending moderation' : c.status}: replies have no moderation state without the moderation plugin, so it was not published`)
+        continue
+      }
+      const body = clip(toMarkdown(c.html).trim(), 5000)
+      if (!body) {
+        report.skip('replies', c.legacyId, 'empty comment')
+        continue
+      }
+      rows.push({ articleId, c, body, top: topOf(c) })
+    }
   }
+  if (!rows.length) return
   if (ctx.dryRun) {
     report.imported('replies', rows.length)
     return
   }
   const hasGuestName = payload.collections.replies?.config.fields.some((f) => 'name' in f && f.name === 'guestName')
+  const articleIds = [...new Set(rows.map((r) => r.articleId))]
   const pool = poolOf(payload)
-  const client = await pool.connect()
-  try {
-    await client.query('begin')
-    for (const level of [rows.filter((r) => r.top === r.c.legacyId), rows.filter((r) => r.top !== r.c.legacyId)]) {
-      for (let i = 0; i < level.length; i += 500) {
-        const batch = level.slice(i, i + 500)
-        const values: unknown[] = []
-        const tuples: string[] = []
-        for (const r of batch) {
-          const parent = r.top === r.c.legacyId ? null : (map.get('reply', r.top) ?? null)
-          const html = await renderMarkdown(r.body)
-          const base = values.length
-          values.push(articleId, r.c.authorId && r.c.authorId > 0 ? r.c.authorId : null, parent, storableMarkdown(r.body), html, r.c.createdAt)
-          if (hasGuestName) values.push(r.c.authorId && r.c.authorId > 0 ? null : clip(r.c.guestName?.trim() || 'Anonymous', 100))
-          const n = hasGuestName ? 7 : 6
-          tuples.push(`(${Array.from({ length: n }, (_, k) => `$${base + k + 1}`).join(', ')}, $${base + 6})`)
+  // Imports write several batches at once, and the articles' triggers (dashboard roll-ups) can make two
+  // of them wait on each other: Postgres then aborts one (a deadlock), which is simply tried again.
+  for (let attempt = 1; ; attempt++) {
+    const client = await pool.connect()
+    const ids = new Map<string, number>()
+    try {
+      await client.query('begin')
+      for (const level of [rows.filter((r) => r.top === r.c.legacyId), rows.filter((r) => r.top !== r.c.legacyId)]) {
+        for (let i = 0; i < level.length; i += 500) {
+          const batch = level.slice(i, i + 500)
+          const values: unknown[] = []
+          const tuples: string[] = []
+          for (const r of batch) {
+            const parent = r.top === r.c.legacyId ? null : (ids.get(r.top) ?? map.get('reply', r.top) ?? null)
+            const html = await renderMarkdown(r.body)
+            const base = values.length
+            values.push(r.articleId, r.c.authorId && r.c.authorId > 0 ? r.c.authorId : null, parent, storableMarkdown(r.body), html, r.c.createdAt)
+            if (hasGuestName) values.push(r.c.authorId && r.c.authorId > 0 ? null : clip(r.c.guestName?.trim() || 'Anonymous', 100))
+            // A published one was announced on the old site: first_published_at keeps it from being announced again.
+            if (hasStatus) values.push(r.c.status ?? 'published', (r.c.status ?? 'published') === 'published' ? r.c.createdAt : null)
+            const n = 6 + (hasGuestName ? 1 : 0) + (hasStatus ? 2 : 0)
+            tuples.push(`(${Array.from({ length: n }, (_, k) => `$${base + k + 1}`).join(', ')}, $${base + 6})`)
+          }
+          const columns = `article_id, author_id, parent_id, body, html, created_at${hasGuestName ? ', guest_name' : ''}${hasStatus ? ', status, first_published_at' : ''}, updated_at`
+          const inserted = await client.query<{ id: number }>(`insert into replies (${columns}) values ${tuples.join(', ')} returning id`, values)
+          const pairs = batch.map((r, k) => [r.c.legacyId, inserted.rows[k]!.id] as const)
+          await client.query(
+            `insert into import_sources (source, site, kind, legacy_id, target_id) select $1, $2, 'reply', l, t from unnest($3::text[], $4::int[]) as x(l, t) on conflict do nothing`,
+            [map.source, map.site, pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+          )
+          for (const [legacy, id] of pairs) ids.set(legacy, id)
         }
-        const columns = `article_id, author_id, parent_id, body, html, created_at${hasGuestName ? ', guest_name' : ''}, updated_at`
-        const inserted = await client.query<{ id: number }>(`insert into replies (${columns}) values ${tuples.join(', ')} returning id`, values)
-        const pairs = batch.map((r, k) => [r.c.legacyId, inserted.rows[k]!.id] as const)
-        await client.query(
-          `insert into import_sources (source, site, kind, legacy_id, target_id) select $1, $2, 'reply', l, t from unnest($3::text[], $4::int[]) as x(l, t) on conflict do nothing`,
-          [map.source, map.site, pairs.map((p) => p[0]), pairs.map((p) => p[1])],
-        )
-        for (const [legacy, id] of pairs) await map.set(null, 'reply', legacy, id)
       }
+      const visible = hasStatus ? ` and r.status = 'published'` : ''
+      await client.query(
+        `update articles a set reply_count = (select count(*) from replies r where r.article_id = a.id${visible}),
+                last_reply_at = (select max(r.created_at) from replies r where r.article_id = a.id${visible})
+          where a.id = any($1::int[])`,
+        [articleIds.sort((a, b) => a - b)],
+      )
+      await client.query('commit')
+      for (const [legacy, id] of ids) await map.set(null, 'reply', legacy, id)
+      report.imported('replies', rows.length)
+      return
+    } catch (error) {
+      await client.query('rollback').catch(() => {})
+      const code = (error as { code?: string }).code
+      if ((code === '40P01' || code === '40001') && attempt < 5) continue
+      for (const r of rows) report.fail('replies', r.c.legacyId, errorText(error))
+      return
+    } finally {
+      client.release()
     }
-    await client.query(
-      `update articles set reply_count = (select count(*) from replies where article_id = $1), last_reply_at = (select max(created_at) from replies where article_id = $1) where id = $1`,
-      [articleId],
-    )
-    await client.query('commit')
-    report.imported('replies', rows.length)
-  } catch (error) {
-    await client.query('rollback').catch(() => {})
-    for (const r of rows) report.fail('replies', r.c.legacyId, errorText(error))
-  } finally {
-    client.release()
   }
 }
 

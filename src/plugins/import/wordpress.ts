@@ -13,8 +13,10 @@
  *   pages        articles in the category named by --pages-category ("Pages")
  *   categories   flat (Inkwell categories have no parent): noted when the
  *                export had a hierarchy
- *   comments     approved ones, threads kept one level deep; pending, spam,
- *                trash, pingbacks and trackbacks skipped with the reason
+ *   comments     threads kept one level deep; approved → published, pending
+ *                (0) → held, spam → spam, trash → trash (the moderation
+ *                plugin's states; without it only approved ones come, the rest
+ *                are skipped with the reason); pingbacks and trackbacks skipped
  *   old links    301 from the permalink, ?p=<id> / ?page_id=<id>,
  *                /YYYY/MM/DD/slug, /category/<slug>, /tag/<slug>, /author/<login>
  */
@@ -25,7 +27,10 @@ import { withoutTrailingSlashes } from '../../lib/redirectPath'
 import { htmlToMarkdown, type Converted } from './content'
 import type { MediaImporter } from './media'
 import { ImportReport } from './report'
-import { context, ensureArticle, ensureAuthor, ensureRedirect, ensureRedirects, ensureTerm, insertComments, LegacyMap, type CommentInput, type ImportContext } from './store'
+import { context, ensureArticles, ensureAuthor, ensureRedirect, ensureRedirects, ensureTerm, insertCommentsOfArticles, LegacyMap, type ArticleInput, type CommentInput, type ImportContext, type ReplyStatus } from './store'
+
+/** Posts written per transaction (with their comments in one more). */
+const BATCH = 25
 import { childrenNamed, DEFAULT_WXR_LIMITS, field, readWxr, type WxrLimits, type XmlNode } from './wxr'
 
 export type WordPressImportOptions = {
@@ -134,7 +139,30 @@ export async function importWordPress(payload: Payload, options: WordPressImport
   }
   let pagesCategoryId: number | undefined
 
-  // Pass 2: posts and pages, one at a time.
+  // Pass 2: posts and pages, read one at a time and written a batch at a time:
+  // the articles of a batch in one transaction (ensureArticles), then their
+  // redirects, and their comments in one more (insertCommentsOfArticles).
+  type Pending = { input: ArticleInput; creator: string; thumbnail?: string; olds: (string | undefined)[]; comments: CommentInput[] }
+  let batch: Pending[] = []
+  // One batch at a time: two at once deadlock on the articles' roll-up triggers (tried: half the
+  // comments of a 300-post file failed with "deadlock detected", retries or not).
+  const flush = async () => {
+    if (!batch.length) return
+    const pending = batch
+    batch = []
+    const articles = await ensureArticles(ctx, pending.map((p) => p.input))
+    const threads: { articleId: number; comments: CommentInput[] }[] = []
+    for (const [i, p] of pending.entries()) {
+      const article = articles[i]
+      if (!article) continue
+      const { kind, legacyId: wpId } = p.input
+      if (p.creator && !userByLogin.has(p.creator)) report.note(`${kind} ${wpId}: its author "${p.creator}" was not imported; the article has no author`)
+      if (p.thumbnail && options.media && article.created) await options.media.featured(ctx, article.id, attachments.get(p.thumbnail)?.url, `${kind} ${wpId}`)
+      if (article.id > 0 || ctx.dryRun) await ensureRedirects(ctx, p.olds, `/articles/${article.id}/${article.slug}`)
+      if (p.comments.length) threads.push({ articleId: article.id, comments: p.comments })
+    }
+    await insertCommentsOfArticles(ctx, threads, (html) => htmlToMarkdown(html).markdown)
+  }
   let done = 0
   const sticky: string[] = []
   for await (const record of readWxr(options.file, limits)) {
@@ -175,43 +203,39 @@ export async function importWordPress(payload: Payload, options: WordPressImport
     const tagRefs = categoryRefs.filter((c) => c.attrs.domain === 'post_tag').map((c) => tagIds.get(c.attrs.nicename ?? '')).filter((id): id is number => id !== undefined)
     const creator = field(item, 'dc:creator')
     const published = isoOf(field(item, 'wp:post_date_gmt'), field(item, 'wp:post_date'))
-    const article = await ensureArticle(ctx, {
-      legacyId: wpId,
-      kind,
-      title: decode(field(item, 'title')),
-      slug: field(item, 'wp:post_name'),
-      markdown: media,
-      excerpt: field(item, 'excerpt:encoded') ? htmlToMarkdown(field(item, 'excerpt:encoded')).markdown.replace(/[*_`#>]/g, '') : undefined,
-      status: status.status,
-      publishedAt: status.status === 'published' ? published : undefined,
-      createdAt: published,
-      updatedAt: isoOf(field(item, 'wp:post_modified_gmt'), field(item, 'wp:post_modified')),
-      authorId: userByLogin.get(creator),
-      categoryId,
-      tagIds: [...new Set(tagRefs)],
-      metaTitle: postMeta.get('_yoast_wpseo_title') || postMeta.get('rank_math_title') || undefined,
-      metaDescription: postMeta.get('_yoast_wpseo_metadesc') || postMeta.get('rank_math_description') || undefined,
+    const slug = field(item, 'wp:post_name')
+    const date = field(item, 'wp:post_date')
+    const olds = [field(item, 'link'), type === 'page' ? `/?page_id=${wpId}` : `/?p=${wpId}`, /\?(p|page_id)=\d+/.test(field(item, 'guid')) ? field(item, 'guid') : undefined]
+    if (type === 'post' && slug && /^\d{4}-\d\d-\d\d/.test(date)) {
+      const [y, m, d] = date.slice(0, 10).split('-')
+      olds.push(`/${y}/${m}/${d}/${slug}/`, `/${y}/${m}/${slug}/`, `/${slug}/`)
+    } else if (type === 'page' && slug) olds.push(`/${slug}/`)
+    batch.push({
+      input: {
+        legacyId: wpId,
+        kind,
+        title: decode(field(item, 'title')),
+        slug,
+        markdown: media,
+        excerpt: field(item, 'excerpt:encoded') ? htmlToMarkdown(field(item, 'excerpt:encoded')).markdown.replace(/[*_`#>]/g, '') : undefined,
+        status: status.status,
+        publishedAt: status.status === 'published' ? published : undefined,
+        createdAt: published,
+        updatedAt: isoOf(field(item, 'wp:post_modified_gmt'), field(item, 'wp:post_modified')),
+        authorId: userByLogin.get(creator),
+        categoryId,
+        tagIds: [...new Set(tagRefs)],
+        metaTitle: postMeta.get('_yoast_wpseo_title') || postMeta.get('rank_math_title') || undefined,
+        metaDescription: postMeta.get('_yoast_wpseo_metadesc') || postMeta.get('rank_math_description') || undefined,
+      },
+      creator,
+      thumbnail: postMeta.get('_thumbnail_id'),
+      olds: olds.map((old) => old && sameSite(old, site)),
+      comments: commentsOf(item, report, userByWpId),
     })
-    if (!article) continue
-    if (creator && !userByLogin.has(creator)) report.note(`${kind} ${wpId}: its author "${creator}" was not imported; the article has no author`)
-    const thumbnail = postMeta.get('_thumbnail_id')
-    if (thumbnail && options.media && article.created) await options.media.featured(ctx, article.id, attachments.get(thumbnail)?.url, `${kind} ${wpId}`)
-
-    const newPath = `/articles/${article.id}/${article.slug}`
-    if (article.id > 0 || ctx.dryRun) {
-      const slug = field(item, 'wp:post_name')
-      const date = field(item, 'wp:post_date')
-      const olds = [field(item, 'link'), type === 'page' ? `/?page_id=${wpId}` : `/?p=${wpId}`, /\?(p|page_id)=\d+/.test(field(item, 'guid')) ? field(item, 'guid') : undefined]
-      if (type === 'post' && slug && /^\d{4}-\d\d-\d\d/.test(date)) {
-        const [y, m, d] = date.slice(0, 10).split('-')
-        olds.push(`/${y}/${m}/${d}/${slug}/`, `/${y}/${m}/${slug}/`, `/${slug}/`)
-      } else if (type === 'page' && slug) olds.push(`/${slug}/`)
-      await ensureRedirects(ctx, olds.map((old) => old && sameSite(old, site)), newPath)
-    }
-
-    const comments = commentsOf(item, report, userByWpId)
-    if (comments.length) await insertComments(ctx, article.id, comments, (html) => htmlToMarkdown(html).markdown)
+    if (batch.length >= BATCH) await flush()
   }
+  await flush()
   if (sticky.length) report.note(`sticky posts (${sticky.join(', ')}) were imported as ordinary articles: Inkwell has no pinned articles`)
   return report
 }
@@ -247,12 +271,9 @@ function convert(html: string, attachments: Map<string, Attachment>, report: Imp
   return converted
 }
 
-const COMMENT_SKIPS: Record<string, string> = {
-  '0': 'pending moderation: Inkwell has no moderation queue, so it was not published',
-  spam: 'marked as spam',
-  trash: 'in the trash',
-  'post-trashed': 'its post is in the trash',
-}
+/** WordPress's comment_approved → the moderation state the reply gets (the moderation plugin's `held`, `spam`, `trash`). */
+const COMMENT_STATES: Record<string, ReplyStatus> = { '1': 'published', '0': 'held', spam: 'spam', trash: 'trash' }
+const COMMENT_SKIPS: Record<string, string> = { 'post-trashed': 'its post is in the trash' }
 
 function commentsOf(item: XmlNode, report: ImportReport, userByWpId: Map<string, number>): CommentInput[] {
   const out: CommentInput[] = []
@@ -264,7 +285,8 @@ function commentsOf(item: XmlNode, report: ImportReport, userByWpId: Map<string,
       report.skip('replies', id, `a ${type}`)
       continue
     }
-    if (approved !== '1') {
+    const status = COMMENT_STATES[approved]
+    if (!status) {
       report.skip('replies', id, COMMENT_SKIPS[approved] ?? `unknown state "${approved.slice(0, 40)}"`)
       continue
     }
@@ -276,6 +298,7 @@ function commentsOf(item: XmlNode, report: ImportReport, userByWpId: Map<string,
       guestName: field(c, 'wp:comment_author'),
       html: field(c, 'wp:comment_content'),
       createdAt: isoOf(field(c, 'wp:comment_date_gmt'), field(c, 'wp:comment_date')) ?? new Date().toISOString(),
+      status,
     })
   }
   return out
