@@ -50,6 +50,12 @@
  *   state only (wrapped: skipped on draft saves), so a draft of a published
  *   article changes nothing readers see: page, lists, feeds, search index,
  *   sitemap, dashboard, render cache, webhooks, slug translation;
+ * - a save that names no status and is not a draft save (an API client's
+ *   PATCH of one field, by id or in bulk; the translate-slug job; the
+ *   importer) changes the published state and keeps a pending draft, with
+ *   the change made to the draft too (`keepPendingDraft`, publishedState.ts):
+ *   Payload's own rules would publish the draft (by id) or drop it from the
+ *   latest version (in bulk);
  * - the Preview button: `/preview/<id>?token=…`, a signed, expiring link to
  *   the latest version rendered by the reader site's article components
  *   (frontend/src/pages/preview/[id].astro, previewToken.ts);
@@ -78,7 +84,7 @@ import type { CollectionAfterChangeHook, CollectionConfig, Config, Field, Plugin
 import { readArticleVersions } from '../../../collections/Articles/access'
 import { serverWritten } from '../../fields/serverOwned'
 import { decorateCollection } from '../decorateCollection'
-import { clearDraftOnly, mirrorStatus, normalizeStatus, publishedOnly } from './publishedState'
+import { clearDraftOnly, keepPendingDraft, mirrorStatus, normalizeStatus, publishedOnly } from './publishedState'
 import { livePreviewPath, previewPath } from './previewToken'
 
 export type DraftsOptions = {
@@ -127,7 +133,7 @@ function withVersions({ maxPerDoc = 50, autosaveMs = 2000, baseUrl }: DraftsOpti
         ...hooks,
         beforeOperation: [normalizeStatus, ...(hooks.beforeOperation ?? [])],
         beforeChange: [mirrorStatus, ...(hooks.beforeChange ?? [])],
-        afterChange: [...(hooks.afterChange ?? []).map((hook: CollectionAfterChangeHook) => publishedOnly(hook))],
+        afterChange: [...(hooks.afterChange ?? []).map((hook: CollectionAfterChangeHook) => publishedOnly(hook)), keepPendingDraft],
         afterOperation: [...(hooks.afterOperation ?? []), clearDraftOnly],
       },
       fields: [...readOnlyStatus(articles.fields), editedByField],
