@@ -246,5 +246,11 @@ describe('the translate-slug job on a published article with a pending draft', (
 
     expect(await read(created.id)).toMatchObject({ title: '已发布的标题', slug: 'the-published-title', slugOrigin: 'translated', _status: 'published' })
     expect(await latest(created.id)).toMatchObject({ title: '新的标题', slug: draftSlug, markdown: 'Published body.', _status: 'draft' })
+
+    // Published from the admin (its form sends the draft's title and slug): the new title's translation follows.
+    api.dictionary.set('新的标题', 'The new title')
+    await t.payload.update({ collection: 'articles', id: created.id, data: { title: '新的标题', slug: draftSlug, _status: 'published' }, overrideAccess: false, user: cast.author })
+    await syncJobsIdle()
+    expect(await read(created.id)).toMatchObject({ title: '新的标题', slug: 'the-new-title', slugOrigin: 'translated', _status: 'published' })
   })
 })
