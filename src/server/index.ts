@@ -29,7 +29,7 @@ import { plainHttpFetchSite } from './plainHttpFetchSite'
 import { CredentialCheck } from './credentialCheck'
 import { carriesSession, withPrivateCaching } from './privateCaching'
 import { ownerOf } from './routes'
-import { securityHeaders } from './securityHeaders'
+import { isFramedBySite, securityHeaders } from './securityHeaders'
 import { withDefaultCacheControl } from './staticCaching'
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => unknown
@@ -159,9 +159,11 @@ export async function startWebServer(
     ops.observe(req, res, (pathname) => Boolean(astro?.staticFiles.has(pathname)))
     const pathname = req.url?.split('?')[0] ?? '/'
     // A reader-site page read without a body (nothing below can answer it early) gets its security
-    // headers from servePage, in one writeHead when it is a cache hit; everything else gets them now.
+    // headers from servePage, in one writeHead when it is a cache hit; everything else gets them now,
+    // and so do the draft previews, whose framing rule is not the cached pages' (securityHeaders.ts).
     const page = owner === 'astro' && astro !== undefined && !astro.staticFiles.has(pathname)
-    const headersSet = !(page && cache && !req.headers['content-length'] && !req.headers['transfer-encoding'] && !req.url?.includes('%'))
+    const headersSet =
+      !(page && cache && !req.headers['content-length'] && !req.headers['transfer-encoding'] && !req.url?.includes('%')) || isFramedBySite(pathname)
     if (headersSet) setSecurityHeaders(req, res, owner)
     if (enforceBodyLimit(req, res, bodyLimits)) return
     if (refuseNulInUrl(req, res)) return

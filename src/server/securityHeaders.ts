@@ -12,6 +12,9 @@
  *    else from the site itself.
  *
  * Both: no framing (`frame-ancestors 'none'` and `X-Frame-Options: DENY`),
+ * except the draft preview pages (`/preview/…`), which the admin's live
+ * preview shows in an iframe beside the editor: framed by the site itself
+ * only (`frame-ancestors 'self'`, `X-Frame-Options: SAMEORIGIN`),
  * `nosniff`, `Referrer-Policy: strict-origin-when-cross-origin`, no plugins,
  * `base-uri` and `form-action` 'self', and HSTS when BASE_URL is https.
  * `Cross-Origin-Opener-Policy` only where browsers honour it (https,
@@ -56,16 +59,25 @@ export const ADMIN_DIRECTIVES: Directives = {
   'worker-src': ["'self'", 'blob:'],
 }
 
+/** The draft preview pages (src/plugins/drafts, frontend/src/pages/preview/[id].astro): the admin's live preview frames them. */
+export const isFramedBySite = (url: string | undefined): boolean => url?.startsWith('/preview/') ?? false
+
 type ReferrerPolicy = 'strict-origin-when-cross-origin' | 'no-referrer'
 
-function options(directives: Directives, https: boolean, honoursOpenerPolicy: boolean, referrer: ReferrerPolicy = 'strict-origin-when-cross-origin'): HelmetOptions {
+function options(
+  directives: Directives,
+  https: boolean,
+  honoursOpenerPolicy: boolean,
+  referrer: ReferrerPolicy = 'strict-origin-when-cross-origin',
+  framing: 'deny' | 'sameorigin' = 'deny',
+): HelmetOptions {
   return {
     crossOriginOpenerPolicy: honoursOpenerPolicy ? { policy: 'same-origin' } : false,
     contentSecurityPolicy: {
       useDefaults: false,
       directives: https ? { ...directives, 'upgrade-insecure-requests': [] } : directives,
     },
-    xFrameOptions: { action: 'deny' },
+    xFrameOptions: { action: framing },
     referrerPolicy: { policy: referrer },
     strictTransportSecurity: https ? { maxAge: 365 * 24 * 60 * 60, includeSubDomains: true } : false,
     // Images and feeds are embedded by other sites and feed readers on purpose.
@@ -101,8 +113,9 @@ export function securityHeaders({ baseUrl }: { baseUrl: string }): SecurityHeade
   const site = headersOf(helmet(options(SITE_DIRECTIVES, https, coop)))
   const admin = headersOf(helmet(options(ADMIN_DIRECTIVES, https, coop)))
   const signIn = headersOf(helmet(options(ADMIN_DIRECTIVES, https, coop, 'no-referrer')))
+  const preview = headersOf(helmet(options({ ...SITE_DIRECTIVES, 'frame-ancestors': ["'self'"] }, https, coop, undefined, 'sameorigin')))
   const set = (req: IncomingMessage, res: ServerResponse, owner: 'next' | 'astro' | 'health') => {
-    const list = owner !== 'next' ? site : req.url?.startsWith('/login/') ? signIn : admin
+    const list = owner === 'next' ? (req.url?.startsWith('/login/') ? signIn : admin) : owner === 'astro' && isFramedBySite(req.url) ? preview : site
     for (const [name, value] of list) res.setHeader(name, value)
   }
   return Object.assign(set, { site })

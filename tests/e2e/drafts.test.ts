@@ -3,7 +3,8 @@
  * change to a published article stays a draft (readers keep the published
  * page) until it is published; the admin's Preview button opens the draft on
  * the reader site (noindex, no-store, only with its signed link); an older
- * version is restored from the history.
+ * version is restored from the history; the live preview beside the editor
+ * follows what is typed.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -150,6 +151,51 @@ describe('a change to a published article', () => {
     const publicAfter = await publicText(reader, id)
     expect(publicAfter).toContain('First published words.')
     expect(publicAfter).not.toContain('Second words')
+    await reader.close()
+    await page.close()
+  })
+})
+
+describe('live preview', () => {
+  it('shows the draft on the reader site beside the editor, and reloads it on each autosave', async () => {
+    const page = await context.newPage()
+    const editor = new ArticleEditorPage(page, app.url)
+    await editor.create()
+    await editor.setTitle('Live preview in the browser')
+    await editor.chooseFormat('Markdown')
+    await editor.pasteText('Words that were published.\n')
+    const id = await editor.publish()
+
+    // The eye button opens the preview page of the article in an iframe beside the editor.
+    const framed = page.waitForResponse((r) => new URL(r.url()).pathname === `/preview/${id}`)
+    await page.locator('#live-preview-toggler').click()
+    const first = await framed
+    expect(first.status()).toBe(200)
+    const headers = first.headers()
+    expect(headers['x-frame-options']).toBe('SAMEORIGIN')
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'self'")
+    expect(headers['x-robots-tag']).toContain('noindex')
+    expect(headers['cache-control']).toContain('no-store')
+    const frame = page.frameLocator('#live-preview-iframe')
+    await frame.locator('article .body', { hasText: 'Words that were published.' }).waitFor()
+    await expect(frame.locator('meta[name="robots"]').getAttribute('content')).resolves.toBe('noindex')
+    const src = new URL((await page.locator('#live-preview-iframe').getAttribute('src'))!)
+    expect(src.pathname).toBe(`/preview/${id}`)
+    expect(src.searchParams.get('token')).toBeTruthy()
+
+    // Typed, autosaved: the admin posts its document event, the page reloads itself with the draft. The iframe
+    // keeps its URL (the same link for the hour), so only that reload can bring the typed words.
+    const autosaved = editor.articleSaved('autosave')
+    await page.keyboard.press('Control+End')
+    await editor.pasteText('\nTyped beside the live preview.\n')
+    expect((await autosaved).markdown).toContain('Typed beside the live preview.')
+    await frame.locator('article .body', { hasText: 'Typed beside the live preview.' }).waitFor()
+    expect(await page.locator('#live-preview-iframe').getAttribute('src')).toBe(src.href)
+    // The reader keeps the published page meanwhile.
+    const reader = await context.browser()!.newPage()
+    const published = await publicText(reader, id)
+    expect(published).toContain('Words that were published.')
+    expect(published).not.toContain('Typed beside')
     await reader.close()
     await page.close()
   })

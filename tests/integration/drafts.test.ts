@@ -14,7 +14,7 @@ import { sitemapRoot } from '../../frontend/src/lib/sitemap'
 import { query } from '../../src/lib/pool'
 import { installSitePayload } from '../../src/lib/sitePayload'
 import type { Article } from '../../src/payload-types'
-import { previewPath, signPreviewToken, verifyPreviewToken } from '../../src/plugins/drafts/previewToken'
+import { livePreviewPath, previewPath, signPreviewToken, verifyPreviewToken } from '../../src/plugins/drafts/previewToken'
 import { writeArticle } from '../helpers/articles'
 import { cli, json } from '../helpers/cliClient'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
@@ -134,6 +134,60 @@ describe('status and _status', () => {
   })
 })
 
+describe('a save that names no status', () => {
+  /** What the editor opens: the latest version. */
+  const latest = (id: number) => payload.findByID({ collection: 'articles', id, draft: true, depth: 0, overrideAccess: true })
+  const categoryOf = async (id: number) => (await query<{ c: number | null }>(payload, 'select category_id as c from articles where id = $1', [id]))[0]!.c
+
+  it('in bulk keeps each article published or draft, and each pending draft with its text', async () => {
+    const [news, notes] = await Promise.all(['Bulk news', 'Bulk notes'].map((name) => payload.create({ collection: 'categories', data: { name } as never })))
+    // Published, with a pending draft of the change.
+    const pending = await writeArticle(payload, cast.author, 'Bulk published', { markdown: 'Bulk live words', category: news!.id })
+    await payload.update({ collection: 'articles', id: pending.id, data: { title: 'Bulk pending', markdown: 'Bulk pending words' }, draft: true, overrideAccess: false, user: cast.author })
+    // Published, nothing pending.
+    const plain = await writeArticle(payload, cast.author, 'Bulk plain', { markdown: 'Bulk plain words', category: news!.id })
+    // Never published, autosaved since it was created (the row keeps the first text).
+    const draft = await writeArticle(payload, cast.author, 'Bulk draft', { status: 'draft', markdown: 'Bulk first words', category: news!.id })
+    await payload.update({ collection: 'articles', id: draft.id, data: { markdown: 'Bulk newer words' }, draft: true, autosave: true, overrideAccess: false, user: cast.author })
+
+    const ids = [pending.id, plain.id, draft.id]
+    const moved = await send(`/api/articles?where[id][in]=${ids.join(',')}&depth=0`, `JWT ${authorJwt}`, { method: 'PATCH', ...json({ category: notes!.id }) })
+    expect(moved.status).toBe(200)
+    expect(moved.body.docs).toHaveLength(3)
+    for (const id of ids) expect(await categoryOf(id), `row ${id}`).toBe(notes!.id)
+
+    // Readers: the published states, with the new category; the draft is still nobody's.
+    expect(await row(pending.id)).toMatchObject({ title: 'Bulk published', status: 'published', _status: 'published' })
+    expect((await row(pending.id)).html).toContain('Bulk live words')
+    expect(await getArticle(pending.id)).toMatchObject({ title: 'Bulk published', category: { id: notes!.id } })
+    expect(await row(plain.id)).toMatchObject({ title: 'Bulk plain', status: 'published', _status: 'published' })
+    expect(await row(draft.id)).toMatchObject({ status: 'draft', _status: 'draft' })
+    expect(await getArticle(draft.id)).toBeNull()
+
+    // The editor: each pending draft kept with its text, and the change made to it too.
+    expect(await latest(pending.id)).toMatchObject({ title: 'Bulk pending', markdown: 'Bulk pending words', _status: 'draft', category: notes!.id })
+    expect(await latest(plain.id)).toMatchObject({ title: 'Bulk plain', markdown: 'Bulk plain words', _status: 'published', category: notes!.id })
+    expect(await latest(draft.id)).toMatchObject({ markdown: 'Bulk newer words', _status: 'draft', category: notes!.id })
+
+    // Published later, the pending draft goes live with the category the bulk edit gave.
+    expect((await send(`/api/articles/${pending.id}`, `JWT ${authorJwt}`, { method: 'PATCH', ...json({ _status: 'published' }) })).status).toBe(200)
+    expect(await row(pending.id)).toMatchObject({ title: 'Bulk pending', status: 'published' })
+    expect(await categoryOf(pending.id)).toBe(notes!.id)
+  })
+
+  it('by id changes the published article, not its pending draft, and keeps the draft', async () => {
+    const [before, after] = await Promise.all(['One news', 'One notes'].map((name) => payload.create({ collection: 'categories', data: { name } as never })))
+    const article = await writeArticle(payload, cast.author, 'One published', { markdown: 'One live words', category: before!.id })
+    await payload.update({ collection: 'articles', id: article.id, data: { title: 'One pending', markdown: 'One pending words' }, draft: true, overrideAccess: false, user: cast.author })
+    const moved = await send(`/api/articles/${article.id}?depth=0`, `JWT ${authorJwt}`, { method: 'PATCH', ...json({ category: after!.id }) })
+    expect(moved.status).toBe(200)
+    expect(await row(article.id)).toMatchObject({ title: 'One published', status: 'published', _status: 'published' })
+    expect((await row(article.id)).html).toContain('One live words')
+    expect(await categoryOf(article.id)).toBe(after!.id)
+    expect(await latest(article.id)).toMatchObject({ title: 'One pending', markdown: 'One pending words', _status: 'draft', category: after!.id })
+  })
+})
+
 describe('revisions', () => {
   it('keeps one per save, at most 50 per article, the oldest pruned', async () => {
     const article = await writeArticle(payload, cast.author, 'Revision 0')
@@ -199,6 +253,17 @@ describe('preview links', () => {
       expect(verifyPreviewToken(SECRET, 7, junk, now)).toBe(false)
     }
     expect(previewPath(SECRET, 7, { now, ttlSeconds: 60 })).toBe(`/preview/7?token=${token}`)
+  })
+
+  it('for the live preview stay the same for the hour (the iframe keeps its URL across autosaves), and work for a day', () => {
+    const at = Date.parse('2026-11-26T12:05:00Z')
+    const path = livePreviewPath(SECRET, 7, at)
+    expect(livePreviewPath(SECRET, 7, at + 50 * 60_000)).toBe(path)
+    expect(livePreviewPath(SECRET, 7, at + 56 * 60_000)).not.toBe(path)
+    const token = new URL(path, SITE).searchParams.get('token')
+    expect(new URL(path, SITE).pathname).toBe('/preview/7')
+    expect(verifyPreviewToken(SECRET, 7, token, at + 22 * 3_600_000)).toBe(true)
+    expect(verifyPreviewToken(SECRET, 8, token, at)).toBe(false)
   })
 
   it('open the latest version of the article for whoever holds them, and nothing without', async () => {

@@ -4,6 +4,8 @@
  * slug, then `translate-slug` replaces it with the slug of the English title;
  * failures retry with backoff and then leave the transliteration. The API is a
  * loopback server speaking Baidu's contract (tests/helpers/translationServer.ts).
+ * On a published article with a pending draft (src/plugins/drafts), the
+ * job's write changes the published article and keeps the draft.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 
@@ -204,5 +206,51 @@ describe('the translate-slug job', () => {
     expect(doc.formerSlugs).toEqual([])
     await syncJobsIdle()
     expect((await read(doc.id)).slugOrigin).toBe('translated')
+  })
+})
+
+describe('the translate-slug job on a published article with a pending draft', () => {
+  const latest = (id: number) => t.payload.findByID({ collection: 'articles', id, draft: true, depth: 0, overrideAccess: true })
+
+  it('writes the slug of the published version, and the draft keeps its words, unpublished, with the same slug', async () => {
+    api.dictionary.set('草稿里的文章', 'An article in draft')
+    const release = api.hold()
+    const created = await write('草稿里的文章', { markdown: 'Words readers see.' })
+    expect(created.slug).toMatch(/^cao-gao-li-de-wen-zhang(-\d+)?$/)
+    // The author starts a change while the translation is on its way.
+    await t.payload.update({ collection: 'articles', id: created.id, data: { markdown: 'Words of the pending draft.' }, draft: true, overrideAccess: false, user: cast.author })
+    release()
+    await syncJobsIdle()
+
+    const published = await read(created.id)
+    expect(published).toMatchObject({ slug: 'an-article-in-draft', slugOrigin: 'translated', markdown: 'Words readers see.', _status: 'published' })
+    expect(published.formerSlugs?.map((r) => r.slug)).toEqual([created.slug])
+    expect(await latest(created.id)).toMatchObject({ slug: 'an-article-in-draft', slugOrigin: 'translated', markdown: 'Words of the pending draft.', _status: 'draft' })
+
+    // Published, the draft's words go live under the translated slug.
+    await t.payload.update({ collection: 'articles', id: created.id, data: { _status: 'published' }, overrideAccess: false, user: cast.author })
+    const after = await read(created.id)
+    expect(after).toMatchObject({ slug: 'an-article-in-draft', markdown: 'Words of the pending draft.', _status: 'published' })
+    expect(after.formerSlugs?.map((r) => r.slug)).toEqual([created.slug])
+  })
+
+  it('follows the published title when the draft has another: the draft keeps its own title and slug', async () => {
+    api.dictionary.set('已发布的标题', 'The published title')
+    const release = api.hold()
+    const created = await write('已发布的标题', { markdown: 'Published body.' })
+    await t.payload.update({ collection: 'articles', id: created.id, data: { title: '新的标题' }, draft: true, overrideAccess: false, user: cast.author })
+    const draftSlug = (await latest(created.id)).slug
+    expect(draftSlug).toMatch(/^xin-de-biao-ti(-\d+)?$/)
+    release()
+    await syncJobsIdle()
+
+    expect(await read(created.id)).toMatchObject({ title: '已发布的标题', slug: 'the-published-title', slugOrigin: 'translated', _status: 'published' })
+    expect(await latest(created.id)).toMatchObject({ title: '新的标题', slug: draftSlug, markdown: 'Published body.', _status: 'draft' })
+
+    // Published from the admin (its form sends the draft's title and slug): the new title's translation follows.
+    api.dictionary.set('新的标题', 'The new title')
+    await t.payload.update({ collection: 'articles', id: created.id, data: { title: '新的标题', slug: draftSlug, _status: 'published' }, overrideAccess: false, user: cast.author })
+    await syncJobsIdle()
+    expect(await read(created.id)).toMatchObject({ title: '新的标题', slug: 'the-new-title', slugOrigin: 'translated', _status: 'published' })
   })
 })

@@ -58,6 +58,18 @@ describe('security headers', () => {
     }
   })
 
+  it('let only the site frame the draft previews, which the admin shows beside the editor (issue 34)', async () => {
+    const preview = await headersFrom('http://localhost:3000', 'astro', '/preview/7?token=1.x')
+    expect(preview.get('content-security-policy')).toContain("frame-ancestors 'self'")
+    expect(preview.get('content-security-policy')).toContain("script-src 'self';")
+    expect(preview.get('x-frame-options')).toBe('SAMEORIGIN')
+    for (const [owner, path] of [['astro', '/articles/7/-'], ['astro', '/previews'], ['next', '/preview/7'], ['next', '/admin']] as const) {
+      const h = await headersFrom('http://localhost:3000', owner, path)
+      expect(h.get('content-security-policy'), path).toContain("frame-ancestors 'none'")
+      expect(h.get('x-frame-options'), path).toBe('DENY')
+    }
+  })
+
   it('send no referrer from the sign-in routes, whose URLs carry the code and state (issue 27, item 13)', async () => {
     for (const path of ['/login/github/callback?code=c&state=s', '/login/google', '/login/oidc/unlink']) {
       const h = await headersFrom('http://localhost:3000', 'next', path, { 'Referrer-Policy': 'no-referrer' })

@@ -50,9 +50,28 @@
  *   state only (wrapped: skipped on draft saves), so a draft of a published
  *   article changes nothing readers see: page, lists, feeds, search index,
  *   sitemap, dashboard, render cache, webhooks, slug translation;
+ * - a save that names no status and is not a draft save (an API client's
+ *   PATCH of one field, by id or in bulk; the translate-slug job; the
+ *   importer) changes the published state and keeps a pending draft, with
+ *   the change made to the draft too (`keepPendingDraft`, publishedState.ts):
+ *   Payload's own rules would publish the draft (by id) or drop it from the
+ *   latest version (in bulk);
  * - the Preview button: `/preview/<id>?token=…`, a signed, expiring link to
  *   the latest version rendered by the reader site's article components
  *   (frontend/src/pages/preview/[id].astro, previewToken.ts);
+ * - live preview (`admin.livePreview`, the eye button of the edit view): the
+ *   same preview page in an iframe beside the editor, by a link that stays
+ *   the same for an hour (`livePreviewPath`; a new URL would reload the iframe
+ *   on every autosave). The reader site is Astro, not React, so it follows
+ *   Payload's "server-side live preview": the page posts
+ *   `{ type: 'payload-live-preview', ready: true }` to the admin (its parent),
+ *   and the admin then posts `{ type: 'payload-document-event' }` once at
+ *   ready and after every save, draft save and autosave (@payloadcms/ui
+ *   elements/LivePreview/Window: its `mostRecentUpdate` effect; the
+ *   `payload-live-preview` messages with the form's values are for
+ *   client-rendered sites and are ignored). The page reloads itself on that
+ *   event when it comes from its parent on the site's own origin. Only
+ *   `/preview/…` may be framed, and only by the site (src/server/securityHeaders.ts);
  * - the `status` select becomes read-only in the admin: Publish, Save draft
  *   and Unpublish are Payload's buttons;
  * - `editedBy`, stamped on every save, so each revision says who saved it
@@ -65,8 +84,8 @@ import type { CollectionAfterChangeHook, CollectionConfig, Config, Field, Plugin
 import { readArticleVersions } from '../../../collections/Articles/access'
 import { serverWritten } from '../../fields/serverOwned'
 import { decorateCollection } from '../decorateCollection'
-import { clearDraftOnly, mirrorStatus, normalizeStatus, publishedOnly } from './publishedState'
-import { previewPath } from './previewToken'
+import { clearDraftOnly, keepPendingDraft, mirrorStatus, normalizeStatus, publishedOnly } from './publishedState'
+import { livePreviewPath, previewPath } from './previewToken'
 
 export type DraftsOptions = {
   /** Revisions kept per article; older ones are deleted. */
@@ -105,12 +124,16 @@ function withVersions({ maxPerDoc = 50, autosaveMs = 2000, baseUrl }: DraftsOpti
       admin: {
         ...articles.admin,
         preview: (doc, { req }) => (typeof doc.id === 'number' ? new URL(previewPath(req.payload.secret, doc.id), baseUrl).href : null),
+        // Beside the editor: the same signed preview page, which reloads itself on the admin's save events.
+        livePreview: {
+          url: ({ data, req }) => (typeof data.id === 'number' && req.user ? new URL(livePreviewPath(req.payload.secret, data.id), baseUrl).href : null),
+        },
       },
       hooks: {
         ...hooks,
         beforeOperation: [normalizeStatus, ...(hooks.beforeOperation ?? [])],
         beforeChange: [mirrorStatus, ...(hooks.beforeChange ?? [])],
-        afterChange: (hooks.afterChange ?? []).map((hook: CollectionAfterChangeHook) => publishedOnly(hook)),
+        afterChange: [...(hooks.afterChange ?? []).map((hook: CollectionAfterChangeHook) => publishedOnly(hook)), keepPendingDraft],
         afterOperation: [...(hooks.afterOperation ?? []), clearDraftOnly],
       },
       fields: [...readOnlyStatus(articles.fields), editedByField],

@@ -25,6 +25,20 @@ export function previewPath(secret: string, id: number, options?: { now?: number
   return `/preview/${id}?token=${signPreviewToken(secret, id, options)}`
 }
 
+/** The bucket of live-preview links: one link per article per hour. */
+const LIVE_PREVIEW_BUCKET_MS = 60 * 60 * 1000
+
+/**
+ * The preview path for the admin's live preview (its iframe's `src`). Payload
+ * asks for the URL again after every save and autosave, and a URL that
+ * changes reloads the iframe and makes the admin wait for a new "ready": the
+ * token is signed as of the start of the hour, so the link stays the same for
+ * an hour (and is valid 23 to 24 hours from now).
+ */
+export function livePreviewPath(secret: string, id: number, now = Date.now()): string {
+  return previewPath(secret, id, { now: Math.floor(now / LIVE_PREVIEW_BUCKET_MS) * LIVE_PREVIEW_BUCKET_MS })
+}
+
 const TOKEN = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/
 
 /** True when `token` was signed for article `id` and has not expired. Any other input, of any length, is false. */

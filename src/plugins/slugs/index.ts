@@ -51,9 +51,17 @@ function translationOptions({ translate }: SlugsOptions): TranslateOptions | und
   return { appId: translate.appId, key: translate.key, endpoint: translate.endpoint, timeoutMs: translate.timeoutMs }
 }
 
-/** After a save that made the slug from the title: ask for its translation. */
-const enqueueTranslation: CollectionAfterChangeHook = async ({ doc, req, operation }) => {
-  if (slugDecision(req, operation === 'create' ? undefined : doc.id)?.origin !== 'automatic' || doc.slugOrigin !== 'automatic') return doc
+/**
+ * After a save that made the slug from the title, or that published a new title under a slug still made
+ * from the title: ask for its translation. (A title changed in a draft gets its automatic slug in that draft
+ * save, which asks for nothing: the drafts plugin skips this hook for draft saves, and `previousDoc` is the
+ * published article. Publishing it from the admin, whose form sends the slug it shows, decides nothing new.)
+ */
+const enqueueTranslation: CollectionAfterChangeHook = async ({ doc, previousDoc, req, operation }) => {
+  if (doc.slugOrigin !== 'automatic') return doc
+  const madeNow = slugDecision(req, operation === 'create' ? undefined : doc.id)?.origin === 'automatic'
+  const newTitle = operation === 'update' && previousDoc?.title !== doc.title
+  if (!madeNow && !newTitle) return doc
   // One job per article and title: a newer title gets its own job; the same title is not queued twice.
   const titleKey = createHash('sha256').update(String(doc.title)).digest('hex').slice(0, 16)
   await enqueue(req, 'translate-slug', { articleId: doc.id, title: doc.title }, { key: `translate-slug:${doc.id}:${titleKey}` })
