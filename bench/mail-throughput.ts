@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 
-import { startMailBench } from './mailBench'
+import { publishEveryReply, startMailBench } from './mailBench'
 
 const { values: args } = parseArgs({ options: { burst: { type: 'string', default: '400' }, steady: { type: 'string', default: '100' } } })
 const BURST = Number(args.burst)
@@ -38,6 +38,7 @@ try {
   const author = await create('author@bench.test', 'Author')
   await create('admin@bench.test', 'Admin')
   const reader = await create('reader@bench.test', 'Reader')
+  await publishEveryReply(payload)
   const article = await payload.create({ collection: 'articles', data: { title: 'Throughput', format: 'markdown', markdown: 'x', status: 'published', author: author.id } })
   const written = new Map<number, number>()
   const reply = async (i: number) => {

@@ -8,7 +8,7 @@
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 
-import { startMailBench } from './mailBench'
+import { publishEveryReply, startMailBench } from './mailBench'
 
 const { values: args } = parseArgs({ options: { replies: { type: 'string', default: '200' }, concurrency: { type: 'string', default: '1' } } })
 const REPLIES = Number(args.replies)
@@ -25,6 +25,7 @@ try {
   const author = await create('author@bench.test', 'Author')
   await create('admin@bench.test', 'Admin')
   const reader = await create('reader@bench.test', 'Reader')
+  await publishEveryReply(payload)
   const article = await payload.create({
     collection: 'articles',
     data: { title: 'Latency', format: 'markdown', markdown: 'x', status: 'published', author: author.id },
