@@ -49,7 +49,7 @@ export async function startMailBench(name: string, marker: string, env: Record<s
     PAYLOAD_SECRET: 'bench-secret-not-for-production-0123456789',
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'inkwell-bench-')),
     LOG_LEVEL: 'warn',
-    NODE_ENV: 'development',
+    NODE_ENV: 'production', // as `npm start` and `npm run worker` run it: development mode adds Payload's own checks to every write
     ...env,
   })
   return {

@@ -58,13 +58,14 @@ export async function deliverNotification(
   const notification = await findOrCreateNotification(payload, { recipientId, actorId, articleId: article.id, replyId: reply.id, kind })
   if (notification.mailedAt) return
 
-  const [recipient, actor] = await Promise.all([
-    payload.findByID({ collection: 'users', id: recipientId, depth: 0, disableErrors: true, overrideAccess: true }),
-    actorId ? payload.findByID({ collection: 'users', id: actorId, depth: 0, disableErrors: true, overrideAccess: true }) : null,
+  const person = { email: true, name: true, language: true } as const
+  const [recipient, actor, settings] = await Promise.all([
+    payload.findByID({ collection: 'users', id: recipientId, depth: 0, disableErrors: true, overrideAccess: true, select: person }),
+    actorId ? payload.findByID({ collection: 'users', id: actorId, depth: 0, disableErrors: true, overrideAccess: true, select: person }) : null,
+    payload.findGlobal({ slug: 'site-settings', depth: 0, overrideAccess: true, select: { siteName: true, defaultLanguage: true } }),
   ])
   if (!recipient?.email) return
   const { baseUrl, mailFromName } = notificationsOptionsOf(payload)
-  const settings = await payload.findGlobal({ slug: 'site-settings', depth: 0, overrideAccess: true })
   const siteName = settings?.siteName || mailFromName
   const link = `${baseUrl}/articles/${article.id}/${article.slug}#reply-${reply.id}`
   // In the recipient's language (their profile's, else the site's), whoever wrote the reply.
@@ -102,7 +103,10 @@ async function findOrCreateNotification(
         collection: 'notifications',
         where: { and: [{ reply: { equals: replyId } }, { recipient: { equals: recipientId } }] },
         limit: 1,
+        // No count query: one row at most.
+        pagination: false,
         depth: 0,
+        select: { mailedAt: true },
         overrideAccess: true,
       })
     ).docs[0]

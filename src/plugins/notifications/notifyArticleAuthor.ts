@@ -4,18 +4,23 @@
  */
 import type { Payload } from 'payload'
 
+import type { Article, Reply } from '../../payload-types'
 import { relationId } from '../../lib/relationId'
 import { deliverNotification } from './deliverNotification'
 
 export type NotifyArticleAuthorData = { replyId: number }
 
+const REPLY_FIELDS = { article: true, author: true, parent: true, html: true, body: true } as const
+const ARTICLE_FIELDS = { title: true, slug: true, author: true } as const
+
 /** The reply and its article, or null when either is gone (deleted before the job ran). */
 export async function loadReplyAndArticle(payload: Payload, job: string, replyId: unknown) {
   // Malformed data can never succeed: fail loudly, so it ends in the dead-letter queue.
   if (!Number.isInteger(replyId)) throw new Error(`${job}: replyId must be an integer, got ${JSON.stringify(replyId)}`)
-  const reply = await payload.findByID({ collection: 'replies', id: replyId as number, depth: 0, disableErrors: true, overrideAccess: true })
+  // Only the fields a notification uses: a mail job reads no article body, no SEO, no versions (≥ 50 mails/s a worker).
+  const reply = (await payload.findByID({ collection: 'replies', id: replyId as number, depth: 0, disableErrors: true, overrideAccess: true, select: REPLY_FIELDS })) as Reply | null
   if (!reply) return null
-  const article = await payload.findByID({ collection: 'articles', id: relationId(reply.article)!, depth: 0, disableErrors: true, overrideAccess: true })
+  const article = (await payload.findByID({ collection: 'articles', id: relationId(reply.article)!, depth: 0, disableErrors: true, overrideAccess: true, select: ARTICLE_FIELDS })) as Article | null
   return article ? { reply, article } : null
 }
 
