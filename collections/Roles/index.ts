@@ -18,7 +18,7 @@ export const Roles: CollectionConfig = {
       async ({ id, req }) => {
         const role = await req.payload.findByID({ collection: 'roles', id, depth: 0, overrideAccess: true, req })
         if (role && BUILT_IN.has(role.slug)) {
-          throw new APIError(`The built-in role "${role.slug}" cannot be deleted.`, 400, undefined, true)
+          throw new APIError(validationTranslator(req)('error.role.builtIn', { slug: role.slug }), 400, undefined, true)
         }
       },
     ],
