@@ -8,8 +8,8 @@ import { APIError, NotFound, type AfterErrorHook, type CollectionBeforeOperation
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../src/lib/databaseOutage'
 import { sessionLookupFailedFor } from '../src/lib/payloadPatches'
 import { poolIfConnected } from '../src/lib/pool'
+import { validationTranslator } from '../src/lib/i18n/request'
 
-const BODY_HELP = 'Send the document as JSON (Content-Type: application/json), or as multipart/form-data with its fields as JSON in `_payload`.'
 
 /**
  * Collections keyed by PostgreSQL serials: `/api/articles/preview` (a GET on a
@@ -36,10 +36,11 @@ export const requireDocumentBody: CollectionBeforeOperationHook = ({ args, opera
   // A bare file upload (multipart without `_payload`) is a document: its data comes from the file.
   if ((args as { data?: unknown }).data !== undefined || req.file) return args
   const type = req.headers?.get('content-type')?.split(';')[0]?.trim()
+  const t = validationTranslator(req)
   if (type && type !== 'application/json' && type !== 'multipart/form-data') {
-    throw new APIError(`Content-Type ${type} is not accepted here. ${BODY_HELP}`, 415, undefined, true)
+    throw new APIError(t('error.request.contentType', { type, help: t('error.request.bodyHelp') }), 415, undefined, true)
   }
-  throw new APIError(`The request has no document. ${BODY_HELP}`, 400, undefined, true)
+  throw new APIError(t('error.request.noDocument', { help: t('error.request.bodyHelp') }), 400, undefined, true)
 }
 
 type FieldError = { label?: string; path?: string; message?: string }
@@ -47,7 +48,7 @@ type FieldError = { label?: string; path?: string; message?: string }
 /** Messages of body parsers (busboy, JSON) that mean the client sent something unreadable. */
 const UNREADABLE_BODY = /^(Malformed part header|Malformed urlencoded form|Unexpected end of form|Multipart: Boundary not found|Unexpected end of JSON input|Unexpected token .* JSON)/
 
-export const wordClientErrors: AfterErrorHook = ({ error, result }) => {
+export const wordClientErrors: AfterErrorHook = ({ error, req, result }) => {
   const fieldErrors = (error as { data?: { errors?: FieldError[] } }).data?.errors
   if (error.name === 'ValidationError' && Array.isArray(fieldErrors) && result?.errors?.[0]) {
     // "The following field is invalid: Name" becomes "Name: Use at most 40 characters."
@@ -56,7 +57,8 @@ export const wordClientErrors: AfterErrorHook = ({ error, result }) => {
   }
   const status = (error as { status?: number }).status
   if ((!status || status >= 500) && UNREADABLE_BODY.test(error.message)) {
-    return { status: 400, response: { errors: [{ message: `The request body could not be read (${error.message}). ${BODY_HELP}` }] } }
+    const t = validationTranslator(req)
+    return { status: 400, response: { errors: [{ message: t('error.request.unreadable', { error: error.message, help: t('error.request.bodyHelp') }) }] } }
   }
 }
 

@@ -4,6 +4,7 @@ import { validationTranslator } from '../../src/lib/i18n/request'
 import { TOKEN_SCOPES } from '../../src/plugins/accessTokens/tokens'
 import { createOwnToken, ownTokensOrManager, renameOwnToken } from './access'
 import { issueSecret, showTokenOnce } from './hooks/issueSecret'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 export const TOKEN_NAME_MAX_LENGTH = 80
 
@@ -25,12 +26,12 @@ const inTheFuture: Validate = (value, { operation, previousValue, req }) => {
  */
 export const AccessTokens: CollectionConfig = {
   slug: 'access-tokens',
-  labels: { singular: 'Access token', plural: 'Access tokens' },
+  labels: collectionLabels('admin.accessTokens'),
   admin: {
     useAsTitle: 'name',
-    group: 'People',
+    group: adminGroup('people'),
     defaultColumns: ['name', 'scope', 'user', 'publicId', 'expiresAt', 'lastUsedAt'],
-    description: 'Personal access tokens for the API. Create one with the form above the list: the token is shown once. Revoke a token by deleting it.',
+    description: bothLanguages('admin.accessTokens.description'),
     // The create view would save a token nobody sees (the secret is only in the create answer): this form shows it.
     components: { beforeListTable: ['/src/plugins/accessTokens/admin/AccessTokenCreator#AccessTokenCreator'] },
   },
@@ -38,7 +39,7 @@ export const AccessTokens: CollectionConfig = {
   defaultSort: '-createdAt',
   hooks: { beforeChange: [issueSecret], afterRead: [showTokenOnce] },
   fields: [
-    { name: 'name', type: 'text', required: true, maxLength: TOKEN_NAME_MAX_LENGTH, admin: { description: 'What the token is for, e.g. "backup script".' } },
+    { name: 'name', type: 'text', required: true, maxLength: TOKEN_NAME_MAX_LENGTH, admin: { description: bothLanguages('admin.field.accessTokens.name') } },
     {
       name: 'scope',
       type: 'select',
@@ -47,10 +48,10 @@ export const AccessTokens: CollectionConfig = {
       options: TOKEN_SCOPES.map((value) => ({ value, label: value === 'read' ? 'Read' : 'Read and write' })),
       access: { update: () => false },
     },
-    { name: 'expiresAt', type: 'date', validate: inTheFuture, admin: { description: 'Leave empty for a token that does not expire.' }, access: { update: () => false } },
+    { name: 'expiresAt', type: 'date', validate: inTheFuture, admin: { description: bothLanguages('admin.field.accessTokens.expiresAt') }, access: { update: () => false } },
     { name: 'user', type: 'relationship', relationTo: 'users', index: true, admin: { readOnly: true }, access: { update: () => false } },
     // Server-owned: drawn by issueSecret, never written by a client.
-    { name: 'publicId', type: 'text', unique: true, index: true, admin: { readOnly: true, description: 'The start of the token (iwt_<id>_…).' }, access: { create: () => false, update: () => false } },
+    { name: 'publicId', type: 'text', unique: true, index: true, admin: { readOnly: true, description: bothLanguages('admin.field.accessTokens.publicId') }, access: { create: () => false, update: () => false } },
     { name: 'secretHash', type: 'text', hidden: true, access: { create: () => false, update: () => false } },
     { name: 'lastUsedAt', type: 'date', admin: { readOnly: true }, access: { create: () => false, update: () => false } },
   ],

@@ -12,15 +12,17 @@ import { previewEndpoint, previewNeedsPost } from './endpoints/preview'
 import { deleteReplies } from './hooks/deleteReplies'
 import { renderBody } from './hooks/renderBody'
 import { stampPublishedAt } from './hooks/stampPublishedAt'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 const systemOnly = { create: () => false, update: () => false }
 
 export const Articles: CollectionConfig = {
   slug: 'articles',
+  labels: collectionLabels('admin.articles'),
   admin: {
     useAsTitle: 'title',
     defaultColumns: ['title', 'author', 'category', 'status', 'publishedAt', 'viewCount'],
-    group: 'Content',
+    group: adminGroup('content'),
   },
   access: {
     read: publishedOrOwn,
@@ -62,7 +64,7 @@ export const Articles: CollectionConfig = {
     },
     {
       name: 'markdown',
-      label: 'Body (Markdown)',
+      label: bothLanguages('admin.field.articles.markdown.label'),
       type: 'textarea',
       maxLength: 500_000,
       admin: {
@@ -72,7 +74,7 @@ export const Articles: CollectionConfig = {
     },
     {
       name: 'content',
-      label: 'Body (rich text)',
+      label: bothLanguages('admin.field.articles.content.label'),
       type: 'richText',
       editor: articleEditor,
       admin: { condition: (data) => data?.format === 'html' },
@@ -85,13 +87,13 @@ export const Articles: CollectionConfig = {
       admin: { hidden: true },
       access: systemOnly,
     },
-    { name: 'excerpt', type: 'textarea', maxLength: 500, admin: { description: 'Left empty, it is taken from the body.' } },
+    { name: 'excerpt', type: 'textarea', maxLength: 500, admin: { description: bothLanguages('admin.field.articles.excerpt') } },
     languageField({
       name: 'language',
       defaultValue: defaultLanguage,
       // A Chinese title and body make a new article zh-CN unless its author chose otherwise.
       hooks: { beforeValidate: [chineseByContent] },
-      admin: { position: 'sidebar', description: 'A language tag such as en or zh-CN; pages declare it to browsers, screen readers and search engines.' },
+      admin: { position: 'sidebar', description: bothLanguages('admin.field.articles.language') },
     }),
     { name: 'category', type: 'relationship', relationTo: 'categories', index: true, admin: { position: 'sidebar' } },
     { name: 'tags', type: 'relationship', relationTo: 'tags', hasMany: true, index: true, admin: { position: 'sidebar' } },

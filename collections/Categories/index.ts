@@ -1,10 +1,12 @@
 import type { CollectionConfig } from 'payload'
 
 import { publicReadManagedBy } from '../../src/access'
+import { adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 export const Categories: CollectionConfig = {
   slug: 'categories',
-  admin: { useAsTitle: 'name', defaultColumns: ['name', 'slug', 'order'], group: 'Content' },
+  labels: collectionLabels('admin.categories'),
+  admin: { useAsTitle: 'name', defaultColumns: ['name', 'slug', 'order'], group: adminGroup('content') },
   access: publicReadManagedBy('categories.manage'),
   defaultSort: 'order',
   fields: [

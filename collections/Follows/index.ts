@@ -3,6 +3,7 @@ import type { CollectionConfig } from 'payload'
 import { ownsOr, signedIn } from '../../src/access'
 import { stampOwner } from '../../hooks/stampOwner'
 import { publishedArticle } from '../Replies/access'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 /**
  * A reader following an article's replies by e-mail. Each follower sees and
@@ -11,7 +12,8 @@ import { publishedArticle } from '../Replies/access'
  */
 export const Follows: CollectionConfig = {
   slug: 'follows',
-  admin: { useAsTitle: 'articleTitle', defaultColumns: ['article', 'follower', 'createdAt'], group: 'People', description: 'Readers who get an e-mail for every new reply to an article.' },
+  labels: collectionLabels('admin.follows'),
+  admin: { useAsTitle: 'articleTitle', defaultColumns: ['article', 'follower', 'createdAt'], group: adminGroup('people'), description: bothLanguages('admin.follows.description') },
   access: {
     read: ownsOr('notifications.manage', 'follower'),
     create: signedIn,

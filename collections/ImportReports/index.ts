@@ -1,6 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { can, nobody } from '../../src/access'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 const serverOwned = { create: () => false, update: () => false }
 
@@ -12,12 +13,12 @@ const serverOwned = { create: () => false, update: () => false }
  */
 export const ImportReports: CollectionConfig = {
   slug: 'import-reports',
-  labels: { singular: 'Import report', plural: 'Import reports' },
+  labels: collectionLabels('admin.importReports'),
   admin: {
     useAsTitle: 'file',
-    group: 'Settings',
+    group: adminGroup('settings'),
     defaultColumns: ['file', 'source', 'status', 'summary', 'createdAt'],
-    description: 'Imports run with `npm run blog -- import:wordpress <file.xml>` or `import:ghost <file.json>`, and what each brought in.',
+    description: bothLanguages('admin.importReports.description'),
   },
   access: { read: can('settings.manage'), create: nobody, update: nobody, delete: can('settings.manage') },
   defaultSort: '-createdAt',

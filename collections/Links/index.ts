@@ -2,11 +2,12 @@ import type { CollectionConfig, PayloadRequest } from 'payload'
 
 import { publicReadManagedBy } from '../../src/access'
 import { validationTranslator } from '../../src/lib/i18n/request'
+import { adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 export const Links: CollectionConfig = {
   slug: 'links',
-  labels: { singular: 'Friendly link', plural: 'Friendly links' },
-  admin: { useAsTitle: 'title', defaultColumns: ['title', 'url', 'order'], group: 'Site' },
+  labels: collectionLabels('admin.links'),
+  admin: { useAsTitle: 'title', defaultColumns: ['title', 'url', 'order'], group: adminGroup('site') },
   access: publicReadManagedBy('links.manage'),
   defaultSort: 'order',
   fields: [

@@ -6,13 +6,15 @@ import { stampOwner } from '../../hooks/stampOwner'
 import { limitUploadRate } from './hooks/limitUploadRate'
 import { remoteFileErrorsAsBadRequest } from './hooks/remoteFileErrors'
 import { storeSniffedType } from './hooks/storeSniffedType'
+import { adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 export type MediaOptions = { staticDir: string }
 
 export function createMedia({ staticDir }: MediaOptions): CollectionConfig {
   return {
     slug: 'media',
-    admin: { useAsTitle: 'filename', defaultColumns: ['filename', 'alt', 'owner', 'createdAt'], group: 'Content' },
+    labels: collectionLabels('admin.media'),
+    admin: { useAsTitle: 'filename', defaultColumns: ['filename', 'alt', 'owner', 'createdAt'], group: adminGroup('content') },
     access: {
       read: anyone,
       create: can('media.create'),

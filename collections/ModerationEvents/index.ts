@@ -2,6 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { can } from '../../src/access'
 import { serverWritten } from '../../src/fields/serverOwned'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 const STATES = ['published', 'held', 'spam', 'trash'].map((value) => ({ label: value, value }))
 
@@ -12,13 +13,13 @@ const STATES = ['published', 'held', 'spam', 'trash'].map((value) => ({ label: v
  */
 export const ModerationEvents: CollectionConfig = {
   slug: 'moderation-events',
-  labels: { singular: 'Moderation event', plural: 'Moderation log' },
-  admin: { useAsTitle: 'to', defaultColumns: ['reply', 'from', 'to', 'actor', 'createdAt'], group: 'Content' },
+  labels: collectionLabels('admin.moderationEvents'),
+  admin: { useAsTitle: 'to', defaultColumns: ['reply', 'from', 'to', 'actor', 'createdAt'], group: adminGroup('content') },
   access: { read: can('replies.moderate'), create: () => false, update: () => false, delete: () => false },
   defaultSort: '-createdAt',
   fields: [
     { name: 'reply', type: 'relationship', relationTo: 'replies', required: true, index: true, access: serverWritten },
-    { name: 'actor', type: 'relationship', relationTo: 'users', access: serverWritten, admin: { description: 'Empty: the rules decided, when the reply was posted.' } },
+    { name: 'actor', type: 'relationship', relationTo: 'users', access: serverWritten, admin: { description: bothLanguages('admin.field.moderationEvents.actor') } },
     { name: 'from', type: 'select', options: STATES, access: serverWritten },
     { name: 'to', type: 'select', options: STATES, required: true, access: serverWritten },
     { name: 'reasons', type: 'json', access: serverWritten },

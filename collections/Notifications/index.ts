@@ -2,11 +2,13 @@ import type { CollectionConfig } from 'payload'
 
 import { ownsOr } from '../../src/access'
 import { countUnreadAfterChange, countUnreadAfterDelete } from './hooks/countUnread'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 /** In-site notifications are written by jobs (overrideAccess), read and marked read by their recipient. */
 export const Notifications: CollectionConfig = {
   slug: 'notifications',
-  admin: { useAsTitle: 'kind', defaultColumns: ['recipient', 'kind', 'article', 'actor', 'readAt', 'createdAt'], group: 'People' },
+  labels: collectionLabels('admin.notifications'),
+  admin: { useAsTitle: 'kind', defaultColumns: ['recipient', 'kind', 'article', 'actor', 'readAt', 'createdAt'], group: adminGroup('people') },
   access: {
     read: ownsOr('notifications.manage', 'recipient'),
     create: () => false,
@@ -36,7 +38,7 @@ export const Notifications: CollectionConfig = {
     {
       name: 'mailedAt',
       type: 'date',
-      admin: { readOnly: true, description: 'When the e-mail for this notification was sent.' },
+      admin: { readOnly: true, description: bothLanguages('admin.field.notifications.mailedAt') },
       access: { create: () => false, update: () => false },
     },
   ],

@@ -4,6 +4,7 @@ import { nobody, ownsOr } from '../../src/access'
 import { OAUTH_PROVIDERS } from '../../src/plugins/oauth/settings'
 import { keepASignInMethod } from './hooks/keepASignInMethod'
 import { oneIdentityPerProvider } from './hooks/oneIdentityPerProvider'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 /**
  * Accounts at sign-in providers, each linked to one user. Only the sign-in
@@ -13,12 +14,13 @@ import { oneIdentityPerProvider } from './hooks/oneIdentityPerProvider'
  */
 export const OAuthIdentities: CollectionConfig = {
   slug: 'oauth-identities',
+  labels: collectionLabels('admin.oauthIdentities'),
   graphQL: { singularName: 'OAuthIdentity', pluralName: 'OAuthIdentities' },
   admin: {
     useAsTitle: 'provider',
     defaultColumns: ['provider', 'user', 'email', 'createdAt'],
-    group: 'People',
-    description: 'Accounts at sign-in providers linked to users.',
+    group: adminGroup('people'),
+    description: bothLanguages('admin.oauthIdentities.description'),
   },
   access: {
     read: ownsOr('users.manage', 'user'),
@@ -43,7 +45,7 @@ export const OAuthIdentities: CollectionConfig = {
     },
     // The provider's stable id for the person (OpenID `sub`, GitHub's numeric id, …); never the e-mail.
     { name: 'subject', type: 'text', required: true, maxLength: 255 },
-    { name: 'email', type: 'text', maxLength: 320, admin: { description: 'As the provider gave it at linking time.' } },
+    { name: 'email', type: 'text', maxLength: 320, admin: { description: bothLanguages('admin.field.oauthIdentities.email') } },
     { name: 'emailVerified', type: 'checkbox', defaultValue: false },
     { name: 'name', type: 'text', maxLength: 200 },
   ],

@@ -2,10 +2,12 @@ import type { CollectionConfig, PayloadRequest } from 'payload'
 
 import { publicReadManagedBy } from '../../src/access'
 import { validationTranslator } from '../../src/lib/i18n/request'
+import { adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 export const Permissions: CollectionConfig = {
   slug: 'permissions',
-  admin: { useAsTitle: 'label', defaultColumns: ['label', 'slug', 'group'], group: 'People' },
+  labels: collectionLabels('admin.permissions'),
+  admin: { useAsTitle: 'label', defaultColumns: ['label', 'slug', 'group'], group: adminGroup('people') },
   access: publicReadManagedBy('roles.manage'),
   fields: [
     { name: 'label', type: 'text', required: true, maxLength: 120 },

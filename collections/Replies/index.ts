@@ -8,17 +8,19 @@ import { attachToTopLevel } from './hooks/attachToTopLevel'
 import { limitReplyFlood } from './hooks/limitReplyFlood'
 import { renderReply } from './hooks/renderReply'
 import { syncStatsAfterCreate, syncStatsAfterDelete } from './hooks/syncArticleReplyStats'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 export const REPLY_MAX_LENGTH = 5000
 
 export const Replies: CollectionConfig = {
   slug: 'replies',
+  labels: collectionLabels('admin.replies'),
   admin: {
     useAsTitle: 'body',
     // Moderation reads the newest first (defaultSort below), with where each reply was left and by whom.
     defaultColumns: ['body', 'article', 'author', 'createdAt'],
     listSearchableFields: ['body'],
-    group: 'Content',
+    group: adminGroup('content'),
   },
   access: {
     read: repliesOnReadableArticles,
@@ -60,7 +62,7 @@ export const Replies: CollectionConfig = {
       index: true,
       validate: answerableParent,
       access: { update: () => false },
-      admin: { description: 'The reply this one answers, if any.' },
+      admin: { description: bothLanguages('admin.field.replies.parent') },
     },
     {
       name: 'body',

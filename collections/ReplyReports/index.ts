@@ -4,6 +4,7 @@ import { ownsOr, signedIn } from '../../src/access'
 import { stampOwner } from '../../hooks/stampOwner'
 import { validationTranslator } from '../../src/lib/i18n/request'
 import { serverWritten } from '../../src/fields/serverOwned'
+import { adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 /**
  * A signed-in reader's report of a reply they can read: once per reply and
@@ -12,8 +13,8 @@ import { serverWritten } from '../../src/fields/serverOwned'
  */
 export const ReplyReports: CollectionConfig = {
   slug: 'reply-reports',
-  labels: { singular: 'Reply report', plural: 'Reply reports' },
-  admin: { useAsTitle: 'reason', defaultColumns: ['reply', 'reporter', 'reason', 'createdAt'], group: 'Content' },
+  labels: collectionLabels('admin.replyReports'),
+  admin: { useAsTitle: 'reason', defaultColumns: ['reply', 'reporter', 'reason', 'createdAt'], group: adminGroup('content') },
   access: { read: ownsOr('replies.moderate', 'reporter'), create: signedIn, update: () => false, delete: ownsOr('replies.moderate', 'reporter') },
   defaultSort: '-createdAt',
   hooks: { beforeChange: [stampOwner('reporter', 'replies.moderate')] },

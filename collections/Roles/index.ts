@@ -3,12 +3,14 @@ import { APIError, type CollectionConfig, type PayloadRequest } from 'payload'
 import { publicReadManagedBy } from '../../src/access'
 import { DEFAULT_ROLES } from '../../src/access/catalog'
 import { validationTranslator } from '../../src/lib/i18n/request'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 const BUILT_IN = new Set(DEFAULT_ROLES.map((r) => r.slug))
 
 export const Roles: CollectionConfig = {
   slug: 'roles',
-  admin: { useAsTitle: 'label', defaultColumns: ['label', 'slug', 'permissions'], group: 'People' },
+  labels: collectionLabels('admin.roles'),
+  admin: { useAsTitle: 'label', defaultColumns: ['label', 'slug', 'permissions'], group: adminGroup('people') },
   // Role names are shown on public profiles; what a role can do is data anyone may read.
   access: publicReadManagedBy('roles.manage'),
   hooks: {
@@ -16,7 +18,7 @@ export const Roles: CollectionConfig = {
       async ({ id, req }) => {
         const role = await req.payload.findByID({ collection: 'roles', id, depth: 0, overrideAccess: true, req })
         if (role && BUILT_IN.has(role.slug)) {
-          throw new APIError(`The built-in role "${role.slug}" cannot be deleted.`, 400, undefined, true)
+          throw new APIError(validationTranslator(req)('error.role.builtIn', { slug: role.slug }), 400, undefined, true)
         }
       },
     ],
@@ -38,7 +40,7 @@ export const Roles: CollectionConfig = {
       type: 'relationship',
       relationTo: 'permissions',
       hasMany: true,
-      admin: { description: 'The site owner role holds every permission whatever this list says.' },
+      admin: { description: bothLanguages('admin.field.roles.permissions') },
     },
   ],
 }

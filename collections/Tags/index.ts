@@ -1,10 +1,12 @@
 import type { CollectionConfig } from 'payload'
 
 import { can } from '../../src/access'
+import { adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 export const Tags: CollectionConfig = {
   slug: 'tags',
-  admin: { useAsTitle: 'name', defaultColumns: ['name', 'slug'], group: 'Content' },
+  labels: collectionLabels('admin.tags'),
+  admin: { useAsTitle: 'name', defaultColumns: ['name', 'slug'], group: adminGroup('content') },
   access: {
     read: () => true,
     create: can('tags.create'),

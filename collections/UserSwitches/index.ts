@@ -1,6 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { can } from '../../src/access'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 const nobody = () => false
 
@@ -12,18 +13,18 @@ const nobody = () => false
  */
 export const UserSwitches: CollectionConfig = {
   slug: 'user-switches',
-  labels: { singular: 'User switch', plural: 'User switches' },
+  labels: collectionLabels('admin.userSwitches'),
   admin: {
-    group: 'People',
+    group: adminGroup('people'),
     useAsTitle: 'action',
     defaultColumns: ['createdAt', 'actor', 'action', 'target', 'operation', 'subject'],
-    description: 'Every use of the debug-only user switcher.',
+    description: bothLanguages('admin.userSwitches.description'),
   },
   defaultSort: '-createdAt',
   access: { read: can('users.switch'), create: nobody, update: nobody, delete: nobody },
   fields: [
     // Not required: the log outlives the accounts it names (a deleted user's rows keep the time and the action).
-    { name: 'actor', label: 'Who', type: 'relationship', relationTo: 'users', index: true },
+    { name: 'actor', label: bothLanguages('admin.field.userSwitches.actor.label'), type: 'relationship', relationTo: 'users', index: true },
     {
       name: 'action',
       type: 'select',
@@ -34,7 +35,7 @@ export const UserSwitches: CollectionConfig = {
         { label: 'Acted as', value: 'act' },
       ],
     },
-    { name: 'target', label: 'Whom', type: 'relationship', relationTo: 'users', index: true },
+    { name: 'target', label: bothLanguages('admin.field.userSwitches.target.label'), type: 'relationship', relationTo: 'users', index: true },
     // For `act`: what the owner did while switched (create, update, delete) and to what ("articles 12", "global site-settings").
     { name: 'operation', type: 'text', maxLength: 20 },
     { name: 'subject', type: 'text', maxLength: 200 },

@@ -20,6 +20,7 @@ import { limitAuthAttempts } from './hooks/limitAuthAttempts'
 import { markVerified, noPayloadVerificationMail } from './hooks/emailVerification'
 import { registrationFormOnly } from './hooks/registrationFormOnly'
 import { languageFromBrowser } from './hooks/languageFromBrowser'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 export type UsersOptions = { secureCookies: boolean; baseUrl: string; verifyEmail: boolean; sessionMaxAgeSeconds: number }
 
@@ -32,6 +33,7 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
   const tokenSeconds = Math.min(TOKEN_SECONDS, sessionMaxAgeSeconds)
   return {
     slug: 'users',
+    labels: collectionLabels('admin.users'),
     auth: {
       maxLoginAttempts: 5,
       lockTime: 10 * 60 * 1000,
@@ -52,7 +54,7 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
     admin: {
       useAsTitle: 'name',
       defaultColumns: ['name', 'email', 'roles', 'activedAt', 'createdAt'],
-      group: 'People',
+      group: adminGroup('people'),
     },
     access: {
       admin: ({ req }) => hasPermission(req, 'admin.access'),
@@ -99,7 +101,7 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
         // Readable on purpose (the admin only shows fields one may read), but it always reads empty:
         // an update's answer never echoes it.
         admin: {
-          description: 'Needed to change your own e-mail address or password.',
+          description: bothLanguages('admin.field.users.currentPassword'),
           // Masked, with the browser's current-password autofill (a plain text field showed it as typed).
           components: { Field: '/src/plugins/accounts/admin/CurrentPasswordField#CurrentPasswordField' },
         },
@@ -123,7 +125,7 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
           { label: 'English', value: 'en' },
           { label: '中文（简体）', value: 'zh-CN' },
         ],
-        admin: { description: 'The language of the site, the admin and the mails you receive.' },
+        admin: { description: bothLanguages('admin.field.users.language') },
         access: { read: fieldSelfOr('users.manage') },
         hooks: { beforeChange: [languageFromBrowser] },
       },
@@ -134,15 +136,15 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
         hasMany: true,
         index: true,
         saveToJWT: false,
-        admin: { position: 'sidebar', description: 'Set automatically on registration: first user site owner, second administrator.' },
+        admin: { position: 'sidebar', description: bothLanguages('admin.field.users.roles') },
         access: { create: fieldCan('roles.manage'), update: fieldCan('roles.manage') },
       },
       {
         name: 'activedAt',
-        label: 'Last active',
+        label: bothLanguages('admin.field.users.activedAt.label'),
         type: 'date',
         index: true,
-        admin: { position: 'sidebar', readOnly: true, description: 'When unknown, the registration time is shown.' },
+        admin: { position: 'sidebar', readOnly: true, description: bothLanguages('admin.field.users.activedAt') },
         access: nobodyWrites,
       },
       {

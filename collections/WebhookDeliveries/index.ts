@@ -2,6 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { can } from '../../src/access'
 import { WEBHOOK_EVENTS } from '../../src/plugins/webhooks/events'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 const serverOwned = { create: () => false, update: () => false }
 
@@ -14,12 +15,12 @@ const serverOwned = { create: () => false, update: () => false }
  */
 export const WebhookDeliveries: CollectionConfig = {
   slug: 'webhook-deliveries',
-  labels: { singular: 'Webhook delivery', plural: 'Webhook deliveries' },
+  labels: collectionLabels('admin.webhookDeliveries'),
   admin: {
     useAsTitle: 'event',
-    group: 'Settings',
+    group: adminGroup('settings'),
     defaultColumns: ['webhook', 'event', 'status', 'attemptCount', 'lastStatus', 'nextAttemptAt', 'createdAt'],
-    description: 'Every delivery of every hook, with each attempt. Filter by hook or event; redeliver from a delivery or, for all failed ones, from its hook.',
+    description: bothLanguages('admin.webhookDeliveries.description'),
   },
   access: { read: can('webhooks.manage'), create: () => false, update: () => false, delete: can('webhooks.manage') },
   defaultSort: '-createdAt',
@@ -27,7 +28,7 @@ export const WebhookDeliveries: CollectionConfig = {
     { name: 'actions', type: 'ui', admin: { position: 'sidebar', components: { Field: '/src/plugins/webhooks/admin/WebhookActions#RedeliverButton' } } },
     { name: 'webhook', type: 'relationship', relationTo: 'webhooks', required: true, index: true, access: serverOwned },
     { name: 'event', type: 'select', required: true, index: true, options: WEBHOOK_EVENTS.map((value) => ({ label: value, value })), access: serverOwned },
-    { name: 'messageId', type: 'text', required: true, unique: true, admin: { description: 'The webhook-id header: the same on every attempt, so a receiver can drop repeats.' }, access: serverOwned },
+    { name: 'messageId', type: 'text', required: true, unique: true, admin: { description: bothLanguages('admin.field.webhookDeliveries.messageId') }, access: serverOwned },
     { name: 'body', type: 'json', required: true, access: serverOwned },
     {
       name: 'status',
@@ -44,6 +45,6 @@ export const WebhookDeliveries: CollectionConfig = {
     { name: 'lastStatus', type: 'number', access: serverOwned },
     { name: 'lastError', type: 'text', access: serverOwned },
     { name: 'deliveredAt', type: 'date', access: serverOwned },
-    { name: 'attempts', type: 'json', defaultValue: [], admin: { description: 'Each attempt: at, status, durationMs, response (first 1 KB) or error.' }, access: serverOwned },
+    { name: 'attempts', type: 'json', defaultValue: [], admin: { description: bothLanguages('admin.field.webhookDeliveries.attempts') }, access: serverOwned },
   ],
 }

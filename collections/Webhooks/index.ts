@@ -4,6 +4,7 @@ import { can } from '../../src/access'
 import { validationTranslator } from '../../src/lib/i18n/request'
 import { WEBHOOK_EVENTS } from '../../src/plugins/webhooks/events'
 import { issueWebhookSecret, showSecretOnce, validWebhookUrl } from './hooks'
+import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
 const validEvents: Validate = (value, { req }) => {
   const t = validationTranslator(req)
@@ -22,13 +23,12 @@ const serverOwned = { create: () => false, update: () => false }
  */
 export const Webhooks: CollectionConfig = {
   slug: 'webhooks',
-  labels: { singular: 'Webhook', plural: 'Webhooks' },
+  labels: collectionLabels('admin.webhooks'),
   admin: {
     useAsTitle: 'url',
-    group: 'Settings',
+    group: adminGroup('settings'),
     defaultColumns: ['url', 'events', 'enabled', 'failingSince', 'updatedAt'],
-    description:
-      'Each hook receives a signed JSON POST for the events it lists. Create one with the form above the list: its signing secret (whsec_…) is shown once. In a hook: ping, rotate the secret, redeliver failures, open its delivery log.',
+    description: bothLanguages('admin.webhooks.description'),
     components: { beforeListTable: ['/src/plugins/webhooks/admin/WebhookCreator#WebhookCreator'] },
   },
   access: { read: can('webhooks.manage'), create: can('webhooks.manage'), update: can('webhooks.manage'), delete: can('webhooks.manage') },
@@ -36,15 +36,15 @@ export const Webhooks: CollectionConfig = {
   hooks: { beforeChange: [issueWebhookSecret], afterRead: [showSecretOnce] },
   fields: [
     { name: 'actions', type: 'ui', admin: { position: 'sidebar', components: { Field: '/src/plugins/webhooks/admin/WebhookActions#WebhookActions' } } },
-    { name: 'url', type: 'text', required: true, maxLength: 2000, validate: validWebhookUrl, admin: { description: 'https only (http to loopback only when OUTBOUND_ALLOW_PRIVATE=true).' } },
-    { name: 'events', type: 'json', required: true, validate: validEvents, admin: { description: `A JSON array of event names: ${WEBHOOK_EVENTS.join(', ')}.` } },
+    { name: 'url', type: 'text', required: true, maxLength: 2000, validate: validWebhookUrl, admin: { description: bothLanguages('admin.field.webhooks.url') } },
+    { name: 'events', type: 'json', required: true, validate: validEvents, admin: { description: bothLanguages('admin.field.webhooks.events', { events: WEBHOOK_EVENTS.join(', ') }) } },
     { name: 'description', type: 'textarea', maxLength: 500 },
     { name: 'enabled', type: 'checkbox', defaultValue: true, admin: { position: 'sidebar' } },
     { name: 'owner', type: 'relationship', relationTo: 'users', index: true, admin: { readOnly: true, position: 'sidebar' }, access: serverOwned },
     { name: 'secret', type: 'text', hidden: true, access: serverOwned },
     { name: 'previousSecret', type: 'text', hidden: true, access: serverOwned },
-    { name: 'previousSecretUntil', type: 'date', admin: { readOnly: true, position: 'sidebar', description: 'The old secret keeps signing beside the new one until then.' }, access: serverOwned },
-    { name: 'failingSince', type: 'date', admin: { readOnly: true, position: 'sidebar', description: 'Set by the first failed attempt after a success; after 3 days the hook is disabled.' }, access: serverOwned },
+    { name: 'previousSecretUntil', type: 'date', admin: { readOnly: true, position: 'sidebar', description: bothLanguages('admin.field.webhooks.previousSecretUntil') }, access: serverOwned },
+    { name: 'failingSince', type: 'date', admin: { readOnly: true, position: 'sidebar', description: bothLanguages('admin.field.webhooks.failingSince') }, access: serverOwned },
     { name: 'disabledReason', type: 'text', admin: { readOnly: true, position: 'sidebar' }, access: serverOwned },
   ],
 }

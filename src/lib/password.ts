@@ -12,6 +12,7 @@ import { dictionary } from '@zxcvbn-ts/language-common'
 import type { Payload } from 'payload'
 
 import { readHiddenAuthFields } from './pool'
+import { translator, type Translate } from './i18n'
 
 const pbkdf2Async = promisify(pbkdf2)
 const CURRENT_PREFIX = 'pbkdf2-sha256-v1:'
@@ -32,12 +33,12 @@ function isCommonPassword(password: string): boolean {
   return commonPasswords.has(lower) || commonPasswords.has(lower.replace(PASSWORD_SEPARATORS, ''))
 }
 
-/** A sentence for the form when the password breaks the policy, or undefined when it is acceptable. */
-export function passwordProblem(password: unknown): string | undefined {
-  if (typeof password !== 'string' || password.length === 0) return 'Choose a password.'
-  if (password.length > MAX_PASSWORD_LENGTH) return `Use at most ${MAX_PASSWORD_LENGTH} characters for the password.`
-  if (password.length < MIN_PASSWORD_LENGTH) return `Use at least ${MIN_PASSWORD_LENGTH} characters for the password.`
-  if (new Set(password).size < 3 || isCommonPassword(password)) return 'This password is too common or too easy to guess; choose another.'
+/** A sentence for the form (in `t`'s language) when the password breaks the policy, or undefined when it is acceptable. */
+export function passwordProblem(password: unknown, t: Translate = translator('en')): string | undefined {
+  if (typeof password !== 'string' || password.length === 0) return t('error.password.choose')
+  if (password.length > MAX_PASSWORD_LENGTH) return t('error.password.tooLong', { max: MAX_PASSWORD_LENGTH })
+  if (password.length < MIN_PASSWORD_LENGTH) return t('error.password.tooShort', { min: MIN_PASSWORD_LENGTH })
+  if (new Set(password).size < 3 || isCommonPassword(password)) return t('error.password.common')
   return undefined
 }
 

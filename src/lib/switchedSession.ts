@@ -11,6 +11,3 @@ export type SwitchedFrom = { id: number; name: string }
 export function switchedFrom(user: unknown): SwitchedFrom | undefined {
   return (user as { switchedFrom?: SwitchedFrom } | null | undefined)?.switchedFrom
 }
-
-export const SWITCHED_NO_CREDENTIALS =
-  'A switched session cannot create access tokens or change sign-in credentials (password, e-mail, sign-in providers). Switch back first.'

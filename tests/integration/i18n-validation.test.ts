@@ -85,3 +85,63 @@ describe('validation messages in the request’s language', () => {
     expect(fieldErrors(answer.body)).toMatchObject({ url: '地址必须使用 https。', events: '请至少选择一个事件。' })
   })
 })
+
+/**
+ * The refusals the project's hooks throw (password policy, credential changes,
+ * the last site owner, a body Payload cannot read) answer in the request's
+ * language too, and in English by default.
+ */
+describe('hook and API errors in the request’s language', () => {
+  const message = (body: Awaited<ReturnType<typeof rest>>['body']) => body.errors?.[0]?.message
+
+  it('the password policy, naming the field', async () => {
+    await setLanguage(cast.reader.id, null)
+    const path = `/users/${cast.reader.id}`
+    const chinese = await rest('reader@example.test', 'PATCH', path, { password: 'short', currentPassword: PASSWORD }, { 'accept-language': 'zh-CN' })
+    expect(chinese.status).toBe(400)
+    expect(fieldErrors(chinese.body)).toEqual({ password: '密码至少 12 个字符。' })
+    const english = await rest('reader@example.test', 'PATCH', path, { password: 'short', currentPassword: PASSWORD })
+    expect(fieldErrors(english.body)).toEqual({ password: 'Use at least 12 characters for the password.' })
+  })
+
+  it('credential changes: the current password, and nobody changes another’s', async () => {
+    const own = await rest('reader@example.test', 'PATCH', `/users/${cast.reader.id}`, { email: 'new@example.test', currentPassword: 'wrong-password-1' }, { 'accept-language': 'zh-CN' })
+    expect(own.status).toBe(400)
+    expect(fieldErrors(own.body)).toEqual({ currentPassword: '修改邮箱或密码需要输入当前密码。' })
+
+    const chinese = await rest('admin@example.test', 'PATCH', `/users/${cast.reader.id}`, { email: 'taken@example.test' }, { 'accept-language': 'zh-CN' })
+    expect(chinese.status).toBe(403)
+    expect(message(chinese.body)).toBe('任何人都不能设置他人的密码或邮箱地址；请改为向对方发送密码重置链接。')
+    const english = await rest('admin@example.test', 'PATCH', `/users/${cast.reader.id}`, { email: 'taken@example.test' })
+    expect(english.status).toBe(403)
+    expect(message(english.body)).toBe("Nobody sets another user's password or e-mail address; send them a password reset link instead.")
+  })
+
+  it('the last site owner is kept', async () => {
+    const chinese = await rest('owner@example.test', 'DELETE', `/users/${cast.owner.id}`, undefined, { 'accept-language': 'zh-CN' })
+    expect(chinese.status).toBe(400)
+    expect(message(chinese.body)).toBe('不能删除最后一位站长。')
+    const english = await rest('owner@example.test', 'DELETE', `/users/${cast.owner.id}`, undefined)
+    expect(english.status).toBe(400)
+    expect(message(english.body)).toBe('The last site owner cannot be deleted.')
+    expect((await t.payload.findByID({ collection: 'users', id: cast.owner.id, depth: 0 })).id).toBe(cast.owner.id)
+  })
+
+  it('a body that is not a document', async () => {
+    const send = async (headers: Record<string, string>) => {
+      const { token } = await t.payload.login({ collection: 'users', data: { email: 'owner@example.test', password: PASSWORD } })
+      const response = await new Browser(t.payload, t.databaseName).request('/api/tags', {
+        method: 'POST',
+        body: 'name=Plain',
+        headers: { authorization: `JWT ${token}`, 'content-type': 'text/plain', ...headers },
+      })
+      return { status: response.status, message: ((await response.json()) as { errors: { message: string }[] }).errors[0]!.message }
+    }
+    const chinese = await send({ 'accept-language': 'zh-CN' })
+    expect(chinese.status).toBe(415)
+    expect(chinese.message).toMatch(/^此处不接受 Content-Type text\/plain。请以 JSON/)
+    const english = await send({})
+    expect(english.status).toBe(415)
+    expect(english.message).toMatch(/^Content-Type text\/plain is not accepted here\. Send the document as JSON/)
+  })
+})

@@ -1,6 +1,7 @@
 import type { CollectionAfterOperationHook, CollectionBeforeChangeHook, Field, PayloadRequest } from 'payload'
 
 import { noteTokenOutcome } from '../../../src/lib/accountMail'
+import { bothLanguages } from '../../../src/lib/i18n/labels'
 
 /**
  * The choice, on the users collection, to keep one's access tokens through a
@@ -9,11 +10,11 @@ import { noteTokenOutcome } from '../../../src/lib/accountMail'
  */
 export const keepAccessTokensField: Field = {
   name: 'keepAccessTokens',
-  label: 'Keep my access tokens',
+  label: bothLanguages('admin.field.users.keepAccessTokens.label'),
   type: 'checkbox',
   virtual: true,
   admin: {
-    description: 'A password change revokes every personal access token of the account, unless this is checked with it. The mail about the change says which happened.',
+    description: bothLanguages('admin.field.users.keepAccessTokens'),
   },
   hooks: { afterRead: [() => undefined] },
 }

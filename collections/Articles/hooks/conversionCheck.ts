@@ -15,6 +15,7 @@ import { canonicalHtml } from './canonicalHtml'
 import { lexicalToMarkdown, markdownToLexical } from './converters'
 import { mediaFilename } from './markdownLexical'
 import { mediaFinder, renderLexical } from './renderLexical'
+import { translator, type Translate } from '../../../src/lib/i18n'
 
 type Token = ReturnType<InstanceType<typeof MarkdownIt>['parse']>[number]
 type LexicalNode = { type?: string; tag?: string; listType?: string; text?: string; children?: LexicalNode[]; fields?: { blockType?: string; language?: string; code?: string } }
@@ -172,6 +173,6 @@ export async function richTextSwitch(content: unknown, req: PayloadRequest): Pro
 }
 
 /** The refusal's wording, shown as the format field's error on every path. */
-export function refusal(to: 'markdown' | 'html', changes: string[]): string {
-  return `Switching to ${to === 'html' ? 'rich text' : 'Markdown'} would change: ${changes.join('; ')}. Edit these parts (or keep the current format); nothing was saved.`
+export function refusal(to: 'markdown' | 'html', changes: string[], t: Translate = translator('en')): string {
+  return t('error.body.refusal', { format: t(`error.body.format.${to}`), changes: changes.join('; ') })
 }

@@ -1,6 +1,7 @@
 import { ValidationError, type PayloadRequest } from 'payload'
 
 import { markdownSwitch, refusal, richTextSwitch } from './conversionCheck'
+import { validationTranslator } from '../../../src/lib/i18n/request'
 
 type Body = { markdown?: string | null; content?: unknown }
 
@@ -26,10 +27,10 @@ export async function convertBody({
     const markdown = data.markdown ?? originalDoc.markdown ?? ''
     if (!markdown.trim()) return {}
     const { content, changes } = await markdownSwitch(markdown, req)
-    if (changes.length) throw new ValidationError({ collection: 'articles', errors: [{ path: 'format', message: refusal(to, changes) }] })
+    if (changes.length) throw new ValidationError({ collection: 'articles', errors: [{ path: 'format', message: refusal(to, changes, validationTranslator(req)) }] })
     return { content }
   }
   const { markdown, changes } = await richTextSwitch(data.content ?? originalDoc.content, req)
-  if (changes.length) throw new ValidationError({ collection: 'articles', errors: [{ path: 'format', message: refusal(to, changes) }] })
+  if (changes.length) throw new ValidationError({ collection: 'articles', errors: [{ path: 'format', message: refusal(to, changes, validationTranslator(req)) }] })
   return markdown ? { markdown } : {}
 }

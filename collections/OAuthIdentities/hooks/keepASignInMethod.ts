@@ -2,6 +2,8 @@ import { ValidationError, type CollectionBeforeDeleteHook } from 'payload'
 
 import { readHiddenAuthFields } from '../../../src/lib/pool'
 import { relationId } from '../../../src/lib/relationId'
+import { validationTranslator } from '../../../src/lib/i18n/request'
+import { providerLabel as providerName } from '../../../src/plugins/oauth/messages'
 
 /** Whether the user can sign in with a password: a provider-created user has none until a reset sets one. */
 export async function hasPassword(req: Parameters<CollectionBeforeDeleteHook>[0]['req'], userId: number): Promise<boolean> {
@@ -31,7 +33,7 @@ export const keepASignInMethod: CollectionBeforeDeleteHook = async ({ id, req })
     errors: [
       {
         path: 'provider',
-        message: `This ${identity.provider} account is your only way to sign in: set a password (with "Forgot your password?") or link another provider before unlinking it.`,
+        message: validationTranslator(req)('error.oauth.onlyWay', { provider: providerName(identity.provider) }),
       },
     ],
   })

@@ -1,6 +1,8 @@
 import { ValidationError, type CollectionBeforeChangeHook } from 'payload'
 
 import { relationId } from '../../../src/lib/relationId'
+import { validationTranslator } from '../../../src/lib/i18n/request'
+import { providerLabel as providerName } from '../../../src/plugins/oauth/messages'
 
 /** A user links at most one account per provider, so "unlink GitHub" always means one thing. */
 export const oneIdentityPerProvider: CollectionBeforeChangeHook = async ({ data, operation, req }) => {
@@ -14,7 +16,7 @@ export const oneIdentityPerProvider: CollectionBeforeChangeHook = async ({ data,
     req,
   })
   if (totalDocs > 0) {
-    throw new ValidationError({ collection: 'oauth-identities', errors: [{ path: 'provider', message: `A ${data.provider} account is already linked; unlink it first.` }] })
+    throw new ValidationError({ collection: 'oauth-identities', errors: [{ path: 'provider', message: validationTranslator(req)('error.oauth.linkedAlready', { provider: providerName(data.provider) }) }] })
   }
   return data
 }

@@ -10,10 +10,9 @@ import {
 import { normalEmail } from '../../../src/lib/emailAddress'
 import { isCurrentPassword } from '../../../src/lib/password'
 import { readHiddenAuthFields } from '../../../src/lib/pool'
+import { validationTranslator } from '../../../src/lib/i18n/request'
 
 type StoredUser = { id: number; email?: string | null; loginAttempts?: number | null; lockUntil?: string | null }
-
-const CURRENT_PASSWORD_NEEDED = 'Enter your current password to change your e-mail or password.'
 
 async function storedUser(req: PayloadRequest, id: number | string): Promise<StoredUser | null> {
   return readHiddenAuthFields(req.payload, id, req)
@@ -37,19 +36,15 @@ export const guardCredentialChanges: CollectionBeforeOperationHook = async ({ ar
   if (!setsPassword && !setsEmail) return args
 
   const id = (args as { id?: number | string }).id
-  if (id === undefined) throw new APIError('E-mail addresses and passwords are changed one account at a time.', 403, undefined, true)
+  const t = validationTranslator(req)
+  if (id === undefined) throw new APIError(t('error.credentials.oneAccount'), 403, undefined, true)
   const target = await storedUser(req, id)
   if (!target) return args // Payload answers 404 itself
   const changesEmail = setsEmail && normalEmail(data.email) !== target.email
   if (!setsPassword && !changesEmail) return args
 
   if (!req.user || req.user.collection !== 'users' || String(req.user.id) !== String(target.id)) {
-    throw new APIError(
-      "Nobody sets another user's password or e-mail address; send them a password reset link instead.",
-      403,
-      undefined,
-      true,
-    )
+    throw new APIError(t('error.credentials.othersAccount'), 403, undefined, true)
   }
   if (target.lockUntil && new Date(target.lockUntil).getTime() > Date.now()) throw new LockedAuth(req.t)
   if (!(await isCurrentPassword(req.payload, target.id, data.currentPassword))) {
@@ -57,7 +52,7 @@ export const guardCredentialChanges: CollectionBeforeOperationHook = async ({ ar
       // Outside the request's transaction on purpose: the refusal below rolls that one back, the count must stay.
       await incrementLoginAttempts({ collection, payload: req.payload, user: target as never })
     }
-    throw new ValidationError({ collection: 'users', errors: [{ path: 'currentPassword', message: CURRENT_PASSWORD_NEEDED }] })
+    throw new ValidationError({ collection: 'users', errors: [{ path: 'currentPassword', message: t('error.credentials.currentPassword') }] })
   }
   return args
 }

@@ -1,6 +1,7 @@
 import { APIError, type CollectionBeforeChangeHook, type CollectionBeforeDeleteHook, type PayloadRequest } from 'payload'
 
 import { SITE_OWNER } from '../../../src/access/catalog'
+import { validationTranslator } from '../../../src/lib/i18n/request'
 
 /** A site must always keep at least one site owner, or nobody could manage roles again. */
 async function otherOwners(req: PayloadRequest, exceptUserId: number | string): Promise<number> {
@@ -41,7 +42,7 @@ export const keepASiteOwnerOnUpdate: CollectionBeforeChangeHook = async ({ data,
   const wasOwner = await isOwnerRole(req, originalDoc.roles)
   if (!wasOwner || (await isOwnerRole(req, data.roles))) return data
   if ((await otherOwners(req, originalDoc.id)) === 0) {
-    throw new APIError('The last site owner cannot lose the site-owner role.', 400, undefined, true)
+    throw new APIError(validationTranslator(req)('error.siteOwner.keepRole'), 400, undefined, true)
   }
   return data
 }
@@ -49,6 +50,6 @@ export const keepASiteOwnerOnUpdate: CollectionBeforeChangeHook = async ({ data,
 export const keepASiteOwnerOnDelete: CollectionBeforeDeleteHook = async ({ id, req }) => {
   const user = await req.payload.findByID({ collection: 'users', id, depth: 0, overrideAccess: true, req })
   if ((await isOwnerRole(req, user?.roles)) && (await otherOwners(req, id)) === 0) {
-    throw new APIError('The last site owner cannot be deleted.', 400, undefined, true)
+    throw new APIError(validationTranslator(req)('error.siteOwner.keepUser'), 400, undefined, true)
   }
 }

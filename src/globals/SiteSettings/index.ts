@@ -2,11 +2,12 @@ import type { GlobalConfig } from 'payload'
 
 import { can, fieldCan } from '../../access'
 import { languageField } from '../../fields/language'
+import { bothLanguages, adminGroup } from '../../lib/i18n/labels'
 
 export const SiteSettings: GlobalConfig = {
   slug: 'site-settings',
-  label: 'Site settings',
-  admin: { group: 'Site' },
+  label: bothLanguages('admin.siteSettings.label'),
+  admin: { group: adminGroup('site') },
   access: { read: () => true, update: can('settings.manage') },
   fields: [
     { name: 'siteName', type: 'text', required: true, defaultValue: 'Inkwell', maxLength: 80 },
@@ -14,7 +15,7 @@ export const SiteSettings: GlobalConfig = {
     {
       type: 'group',
       name: 'meta',
-      label: 'Default meta',
+      label: bothLanguages('admin.field.siteSettings.meta.label'),
       fields: [
         { name: 'title', type: 'text', maxLength: 70 },
         { name: 'description', type: 'textarea', maxLength: 300 },
@@ -25,7 +26,7 @@ export const SiteSettings: GlobalConfig = {
       name: 'defaultRole',
       type: 'relationship',
       relationTo: 'roles',
-      admin: { description: 'The role given to the third and later users who register. Empty means reader.' },
+      admin: { description: bothLanguages('admin.field.siteSettings.defaultRole') },
       access: { update: fieldCan('roles.manage') },
     },
     {
@@ -40,7 +41,7 @@ export const SiteSettings: GlobalConfig = {
     languageField({
       name: 'defaultLanguage',
       defaultValue: 'en',
-      admin: { description: 'The language of pages, and of new articles unless their author chooses another (a tag such as en or zh-CN).' },
+      admin: { description: bothLanguages('admin.field.siteSettings.defaultLanguage') },
     }),
     { name: 'articlesPerPage', type: 'number', defaultValue: 10, min: 1, max: 100 },
   ],

@@ -18,12 +18,13 @@ import {
   isReadOnlyToken,
   parseToken,
   presentedToken,
-  READ_ONLY_TOKEN,
+  readOnlyTokenRefusal,
   requestToken,
   secretMatches,
   TOKEN_STRATEGY,
   type TokenScope,
 } from './tokens'
+import { validationTranslator } from '../../lib/i18n/request'
 
 /** Last-used times are written at most this often per token, not on every request. */
 const LAST_USED_RESOLUTION_MS = 60_000
@@ -79,13 +80,13 @@ const WRITES = new Set(['create', 'update', 'updateByID', 'delete', 'deleteByID'
 /** A read-scope token writes nothing, on any collection, by any path (REST, GraphQL, the site, custom endpoints). */
 export const refuseReadOnlyTokenWrites: CollectionBeforeOperationHook = ({ args, operation, req }) => {
   if (WRITES.has(operation) && !(args as { overrideAccess?: boolean }).overrideAccess && isReadOnlyToken(req)) {
-    throw new APIError(READ_ONLY_TOKEN, 403, undefined, true)
+    throw new APIError(readOnlyTokenRefusal(req), 403, undefined, true)
   }
   return args
 }
 
 const refuseReadOnlyTokenGlobalWrites: GlobalBeforeChangeHook = ({ data, req }) => {
-  if (isReadOnlyToken(req)) throw new APIError(READ_ONLY_TOKEN, 403, undefined, true)
+  if (isReadOnlyToken(req)) throw new APIError(readOnlyTokenRefusal(req), 403, undefined, true)
   return data
 }
 
@@ -97,12 +98,12 @@ const refuseReadOnlyTokenGlobalWrites: GlobalBeforeChangeHook = ({ data, req }) 
 export const refuseCredentialChangesByToken: CollectionBeforeOperationHook = ({ args, operation, req }) => {
   if (!requestToken(req)) return args
   if (operation === 'refresh') {
-    throw new APIError('An access token cannot be exchanged for a session. Sign in with your password.', 403, undefined, true)
+    throw new APIError(validationTranslator(req)('error.token.noSession'), 403, undefined, true)
   }
   if (operation !== 'update' && operation !== 'updateByID') return args
   const data = (args as { data?: { password?: unknown; email?: unknown } }).data
   if (data && ((typeof data.password === 'string' && data.password !== '') || typeof data.email === 'string')) {
-    throw new APIError('An access token cannot change the password or the e-mail address. Sign in with your password to change them.', 403, undefined, true)
+    throw new APIError(validationTranslator(req)('error.token.noCredentials'), 403, undefined, true)
   }
   return args
 }
@@ -132,7 +133,7 @@ function guardEndpoint(endpoint: Endpoint): Endpoint {
   return {
     ...endpoint,
     handler: async (req) => {
-      if (isReadOnlyToken(req)) return Response.json({ errors: [{ message: READ_ONLY_TOKEN }] }, { status: 403 })
+      if (isReadOnlyToken(req)) return Response.json({ errors: [{ message: readOnlyTokenRefusal(req) }] }, { status: 403 })
       return endpoint.handler(req)
     },
   }

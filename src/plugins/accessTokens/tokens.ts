@@ -10,6 +10,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
 import type { PayloadRequest } from 'payload'
+import { validationTranslator } from '../../lib/i18n/request'
 
 export const TOKEN_STRATEGY = 'access-token'
 export const TOKEN_PREFIX = 'iwt_'
@@ -65,8 +66,8 @@ export function isReadOnlyToken(req: Pick<PayloadRequest, 'user'> | undefined): 
   return requestToken(req)?.scope === 'read'
 }
 
-export const READ_ONLY_TOKEN =
-  'This access token has the read scope: it cannot create, change or delete anything. Use a token with the write scope.'
+/** The refusal of a write by a read-scope token, in the request's language. */
+export const readOnlyTokenRefusal = (req: Parameters<typeof validationTranslator>[0]) => validationTranslator(req)('error.token.readOnly')
 
 type Forget = (publicId: string) => void
 const forgetters = new Set<Forget>()

@@ -29,6 +29,7 @@ import { digestSchedule } from './digest'
 import { scoreRegistration } from './registration'
 import { handleModerationAction, MODERATION_ACTION_PATH, MODERATION_QUEUE_PATH } from './queue'
 import { moderationSettingsField } from './settings'
+import { bothLanguages } from '../../lib/i18n/labels'
 
 declare module '../../../jobs/definitions' {
   interface JobData {
@@ -53,7 +54,7 @@ const replyFields: Field[] = [
     options: REPLY_STATES.map((value) => ({ label: value[0].toUpperCase() + value.slice(1), value })),
     // Set by the rules on posting; changed by moderators only (anyone else's value is dropped, on every path).
     access: { create: () => false, update: fieldCan(MODERATE) },
-    admin: { position: 'sidebar', description: 'Held, spam and trashed replies are seen by moderators (and held ones by their writer) only.' },
+    admin: { position: 'sidebar', description: bothLanguages('admin.field.replies.status') },
   },
   { name: 'spamScore', type: 'number', access: moderatorsOnly, admin: { position: 'sidebar', readOnly: true } },
   { name: 'moderationReasons', type: 'json', access: moderatorsOnly, admin: { position: 'sidebar', readOnly: true } },
@@ -88,16 +89,16 @@ const registrationScoreField: Field = {
   name: 'registrationScore',
   type: 'number',
   access: { read: fieldCan(MODERATE), create: () => false, update: () => false },
-  admin: { position: 'sidebar', readOnly: true, description: 'Spam score of the registration (honeypot, form time, name). High: their replies are held.' },
+  admin: { position: 'sidebar', readOnly: true, description: bothLanguages('admin.field.users.registrationScore') },
 }
 
 const blockedField: Field = {
   name: 'moderationBlocked',
   type: 'checkbox',
-  label: 'Replies go to spam',
+  label: bothLanguages('admin.field.users.moderationBlocked.label'),
   defaultValue: false,
   access: { read: fieldCan(MODERATE), create: () => false, update: fieldCan(MODERATE) },
-  admin: { position: 'sidebar', description: 'A blocked writer keeps their account; their replies go straight to spam.' },
+  admin: { position: 'sidebar', description: bothLanguages('admin.field.users.moderationBlocked') },
 }
 
 const withSettings = (global: GlobalConfig): GlobalConfig =>

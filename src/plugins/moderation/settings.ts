@@ -10,36 +10,37 @@ import { sql } from '@payloadcms/db-postgres'
 import { fieldCan } from '../../access'
 import { transactionDb } from '../../lib/pool'
 import { DEFAULT_RULES, wordList, type Rules } from './rules'
+import { bothLanguages } from '../../lib/i18n/labels'
 
 export const moderationSettingsField: Field = {
   name: 'moderation',
   type: 'group',
-  label: 'Moderation',
+  label: bothLanguages('admin.field.moderation.label'),
   // Moderators set the rules they apply (settings.manage alone does not reach them).
   access: { update: fieldCan('replies.moderate') },
-  admin: { description: 'Which replies wait for a moderator before readers see them, and which go to spam.' },
+  admin: { description: bothLanguages('admin.field.moderation') },
   fields: [
-    { name: 'holdAll', type: 'checkbox', defaultValue: DEFAULT_RULES.holdAll, label: 'Hold every reply' },
+    { name: 'holdAll', type: 'checkbox', defaultValue: DEFAULT_RULES.holdAll, label: bothLanguages('admin.field.moderation.holdAll.label') },
     {
       name: 'holdFirstReplies',
       type: 'number',
       min: 0,
       max: 100,
       defaultValue: DEFAULT_RULES.holdFirstReplies,
-      admin: { description: 'Hold a writer’s first N replies until one is approved (0: off).' },
+      admin: { description: bothLanguages('admin.field.moderation.holdFirstReplies') },
     },
-    { name: 'holdLinks', type: 'number', min: 0, max: 100, defaultValue: DEFAULT_RULES.holdLinks, admin: { description: 'Hold a reply with this many links or more (0: off).' } },
-    { name: 'holdWords', type: 'textarea', maxLength: 10_000, admin: { description: 'Hold replies containing any of these words (one per line or comma-separated; whole words, Chinese too).' } },
-    { name: 'blockWords', type: 'textarea', maxLength: 10_000, admin: { description: 'Refuse replies containing any of these words.' } },
+    { name: 'holdLinks', type: 'number', min: 0, max: 100, defaultValue: DEFAULT_RULES.holdLinks, admin: { description: bothLanguages('admin.field.moderation.holdLinks') } },
+    { name: 'holdWords', type: 'textarea', maxLength: 10_000, admin: { description: bothLanguages('admin.field.moderation.holdWords') } },
+    { name: 'blockWords', type: 'textarea', maxLength: 10_000, admin: { description: bothLanguages('admin.field.moderation.blockWords') } },
     {
       name: 'trustedRoles',
       type: 'text',
       maxLength: 1000,
       defaultValue: DEFAULT_RULES.trustedRoles.join(', '),
-      admin: { description: 'Role slugs whose replies are always published (comma-separated). Moderators always are.' },
+      admin: { description: bothLanguages('admin.field.moderation.trustedRoles') },
     },
-    { name: 'spamThreshold', type: 'number', min: 0, max: 1, defaultValue: DEFAULT_RULES.spamThreshold, admin: { description: 'A spam score at or above this goes to spam.' } },
-    { name: 'holdThreshold', type: 'number', min: 0, max: 1, defaultValue: DEFAULT_RULES.holdThreshold, admin: { description: 'A spam score at or above this (and below the spam threshold) is held.' } },
+    { name: 'spamThreshold', type: 'number', min: 0, max: 1, defaultValue: DEFAULT_RULES.spamThreshold, admin: { description: bothLanguages('admin.field.moderation.spamThreshold') } },
+    { name: 'holdThreshold', type: 'number', min: 0, max: 1, defaultValue: DEFAULT_RULES.holdThreshold, admin: { description: bothLanguages('admin.field.moderation.holdThreshold') } },
   ],
 }
 

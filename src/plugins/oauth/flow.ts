@@ -14,7 +14,8 @@ import { generateCookie, parseCookies } from 'payload/shared'
 import { limitedFetch, OutboundError } from '../../lib/outboundFetch'
 import { limitRequestByIp, RateLimited } from '../../lib/rateLimit'
 import { safeRedirect } from '../../lib/safeRedirect'
-import { SWITCHED_NO_CREDENTIALS, switchedFrom } from '../../lib/switchedSession'
+import { validationTranslator } from '../../lib/i18n/request'
+import { switchedFrom } from '../../lib/switchedSession'
 import { linkToUser, signInOrRegister } from './accounts'
 import { importProviderAvatar } from './avatar'
 import { ATTEMPT_TTL_MS, BROWSER_COOKIE, randomToken, takeAttempt, type Attempt } from './attempts'
@@ -80,8 +81,9 @@ async function signedInUserId(payload: Payload, request: Request, { afterProvide
   return user && user.collection === 'users' ? (user.id as number) : undefined
 }
 
-const switchedRefusal = () =>
-  new Response(SWITCHED_NO_CREDENTIALS, { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
+/** In the visitor's language (the `lang` cookie or Accept-Language). */
+const switchedRefusal = (request: Request) =>
+  new Response(validationTranslator({ headers: request.headers })('error.switched.noCredentials'), { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
 
 /** Reads one JSON document from a provider's user API, with a timeout and a size limit that hold while reading. */
 async function providerJson(url: string, accessToken: string, timeoutMs: number): Promise<unknown> {
@@ -151,7 +153,7 @@ export async function startSignIn(payload: Payload, request: Request, providerId
   if (linking) {
     if (isCrossSite(request, flow.baseUrl)) return new Response('Start linking from your profile page on this site.', { status: 403 })
     const signedIn = await signedInUserId(payload, request)
-    if (signedIn === 'switched') return switchedRefusal()
+    if (signedIn === 'switched') return switchedRefusal(request)
     if (!signedIn) return redirect('/login?next=/profile')
     linkUserId = signedIn
   }
@@ -343,7 +345,7 @@ export async function unlinkProvider(payload: Payload, request: Request, provide
   if (isCrossSite(request, flow.baseUrl)) return new Response('This form was sent from another site.', { status: 403 })
   const { user } = await payload.auth({ headers: request.headers })
   if (!user || user.collection !== 'users') return redirect('/login?next=/profile')
-  if (switchedFrom(user)) return switchedRefusal()
+  if (switchedFrom(user)) return switchedRefusal(request)
   const req = await createLocalReq({ user }, payload)
   // A bulk delete reports a hook's refusal per document instead of throwing it.
   const { docs, errors } = await payload.delete({

@@ -1,6 +1,7 @@
 import type { Plugin } from 'payload'
 
 import { seoPlugin } from '@payloadcms/plugin-seo'
+import { bothLanguages } from '../../lib/i18n/labels'
 
 /** Meta title, description, image and keywords on articles, falling back to site settings. */
 export const articleSeoPlugin = (options: { siteName: string }): Plugin =>
@@ -16,7 +17,7 @@ export const articleSeoPlugin = (options: { siteName: string }): Plugin =>
         name: 'keywords',
         type: 'text',
         maxLength: 300,
-        admin: { description: 'Comma-separated. Empty uses the site default.' },
+        admin: { description: bothLanguages('admin.field.articles.keywords') },
       },
     ],
   })

@@ -2,7 +2,9 @@ import type { CollectionBeforeChangeHook, CollectionSlug, Field, FieldHook, Payl
 
 import { lockTransaction } from '../../../hooks/lockTransaction'
 import { serverWritten } from '../../fields/serverOwned'
+import { bothLanguages } from '../../lib/i18n/labels'
 import { validationTranslator } from '../../lib/i18n/request'
+import { t, type Language } from '../../lib/i18n'
 import { isValidSlug, slugify } from '../../lib/slug'
 import { recordSlugDecision, slugDecision, translatedSlugWrite, type SlugDecision, type SlugOrigin } from './slugDecision'
 
@@ -22,6 +24,11 @@ type SlugFieldOptions = {
  * lock on the slug), so the second sees the first's row and picks the next
  * suffix instead of failing the unique index on a field its author never filled.
  */
+/** The source field's name in the admin's language ("title" / "标题"), for the slug's description; other fields keep their name. */
+function sourceWord(lang: Language, sourceField: string): string {
+  return sourceField === 'title' || sourceField === 'name' ? t(lang, `admin.field.slug.source.${sourceField}`) : sourceField
+}
+
 export function slugField(sourceField = 'title', overrides: Partial<TextField> = {}, { trackOrigin = false }: SlugFieldOptions = {}): TextField {
   const deriveSlug: FieldHook = async ({ value, data, originalDoc, req, collection }) => {
     const record = (origin: SlugDecision['origin']) => recordSlugDecision(req, originalDoc?.id, origin)
@@ -70,9 +77,7 @@ export function slugField(sourceField = 'title', overrides: Partial<TextField> =
     maxLength: 96,
     admin: {
       position: 'sidebar',
-      description: trackOrigin
-        ? `Left empty, it is made from the ${sourceField} and follows it (an English translation replaces it when translation is set up). A slug you type stays.`
-        : `Left empty, it is made from the ${sourceField}.`,
+      description: bothLanguages(trackOrigin ? 'admin.field.slug.tracked' : 'admin.field.slug.untracked', (lang) => ({ source: sourceWord(lang, sourceField) })),
     },
     validate: (value: unknown, { req }: { req: PayloadRequest }) =>
       value === undefined || value === null || value === '' || isValidSlug(value) ? true : validationTranslator(req)('validation.slug'),

@@ -21,12 +21,13 @@ import {
 } from 'payload'
 
 import { normalEmail } from '../../lib/emailAddress'
-import { SWITCHED_NO_CREDENTIALS, switchedFrom } from '../../lib/switchedSession'
+import { validationTranslator } from '../../lib/i18n/request'
+import { switchedFrom } from '../../lib/switchedSession'
 
 export const SWITCH_LOG = 'user-switches'
 
-const refuse = () => {
-  throw new APIError(SWITCHED_NO_CREDENTIALS, 403, undefined, true)
+const refuse = (req: PayloadRequest) => {
+  throw new APIError(validationTranslator(req)('error.switched.noCredentials'), 403, undefined, true)
 }
 
 async function changesEmail(req: PayloadRequest, id: unknown, email: unknown): Promise<boolean> {
@@ -39,12 +40,12 @@ async function changesEmail(req: PayloadRequest, id: unknown, email: unknown): P
 /** Tokens, passwords, e-mail addresses and sign-in providers stay the user's own: a switched session touches none. */
 export const refuseCredentialActsWhileSwitched: CollectionBeforeOperationHook = async ({ args, collection, operation, req }) => {
   if (!switchedFrom(req.user) || (args as { overrideAccess?: boolean }).overrideAccess) return args
-  if (collection.slug === 'access-tokens' && operation === 'create') refuse()
-  if (collection.slug === 'oauth-identities' && (operation === 'create' || operation === 'delete' || operation === 'deleteByID')) refuse()
+  if (collection.slug === 'access-tokens' && operation === 'create') refuse(req)
+  if (collection.slug === 'oauth-identities' && (operation === 'create' || operation === 'delete' || operation === 'deleteByID')) refuse(req)
   if (collection.slug === 'users' && (operation === 'update' || operation === 'updateByID')) {
     const data = (args as { data?: { password?: unknown; email?: unknown } }).data
-    if (typeof data?.password === 'string' && data.password !== '') refuse()
-    if (await changesEmail(req, (args as { id?: unknown }).id, data?.email)) refuse()
+    if (typeof data?.password === 'string' && data.password !== '') refuse(req)
+    if (await changesEmail(req, (args as { id?: unknown }).id, data?.email)) refuse(req)
   }
   return args
 }

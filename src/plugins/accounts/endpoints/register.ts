@@ -38,7 +38,7 @@ function formErrors(t: Translate, body: { email?: string; name?: string; passwor
   const badEmail = emailProblem(normalEmail(body.email), t)
   if (badEmail) errors.email = badEmail
   if (!(body.name ?? '').trim()) errors.name = t('validation.name')
-  const weak = passwordProblem(body.password)
+  const weak = passwordProblem(body.password, t)
   if (weak) errors.password = weak
   else if (body.password !== body.passwordConfirm) errors.passwordConfirm = t('validation.passwordsDiffer')
   return errors
