@@ -16,6 +16,7 @@ import { EMAIL_PATTERN } from '../../lib/emailAddress'
 import { poolOf, query } from '../../lib/pool'
 import { normalizeRedirectPath } from '../../lib/redirectPath'
 import { ImportReport, type Kind } from './report'
+import { publicReplySql } from '../../../collections/Replies/access'
 
 export type Source = 'wordpress' | 'ghost' | 'inkwell'
 
@@ -479,7 +480,7 @@ export async function insertCommentsOfArticles(
           for (const [legacy, id] of pairs) ids.set(legacy, id)
         }
       }
-      const visible = hasStatus ? ` and r.status = 'published'` : ''
+      const visible = hasStatus ? ` and ${publicReplySql('r')}` : ''
       await client.query(
         `update articles a set reply_count = (select count(*) from replies r where r.article_id = a.id${visible}),
                 last_reply_at = (select max(r.created_at) from replies r where r.article_id = a.id${visible})
