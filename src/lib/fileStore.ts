@@ -21,10 +21,20 @@ export type FileStore = {
   exists(key: string): Promise<boolean>
 }
 
-/** A path from a key, inside `root` only: a key that climbs out (`..`, absolute, NUL) is refused. */
+/**
+ * `relative` as a path inside `root`, or undefined when it would leave it
+ * (absolute, `..`, a NUL): keys and names from outside never reach elsewhere.
+ */
+export function insideRoot(root: string, relative: string): string | undefined {
+  if (relative.includes('\0') || path.isAbsolute(relative)) return undefined
+  const resolved = path.resolve(root, relative)
+  return resolved.startsWith(path.resolve(root) + path.sep) ? resolved : undefined
+}
+
+/** A path from a key, inside `root` only: a key that climbs out is refused. */
 function pathOf(root: string, key: string): string {
-  const resolved = path.resolve(root, key)
-  if (key.includes('\0') || path.isAbsolute(key) || !resolved.startsWith(path.resolve(root) + path.sep)) throw new Error(`file key ${JSON.stringify(key)} is outside ${root}`)
+  const resolved = insideRoot(root, key)
+  if (!resolved) throw new Error(`file key ${JSON.stringify(key)} is outside ${root}`)
   return resolved
 }
 

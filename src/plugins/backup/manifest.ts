@@ -18,6 +18,7 @@ import { pipeline } from 'node:stream/promises'
 import { z } from 'zod'
 
 import { CommandFailure } from '../../../jobs/commands'
+import { insideRoot } from '../../lib/fileStore'
 
 export const MANIFEST = 'manifest.json'
 export const FORMAT = 'inkwell-backup'
@@ -45,16 +46,6 @@ export type TableEntry = Manifest['tables'][number]
 
 /** Where a table's data lives inside the backup: named from the table, never read from the manifest. */
 export const tableFile = (table: string) => path.join('db', `${table}.tsv.gz`)
-
-/**
- * A media path from a manifest, as a path inside `root`; undefined when it would
- * leave it (absolute, `..`, a NUL) — a hostile manifest must not write elsewhere.
- */
-export function insideRoot(root: string, relative: string): string | undefined {
-  if (relative.includes('\0') || path.isAbsolute(relative)) return undefined
-  const resolved = path.resolve(root, relative)
-  return resolved.startsWith(path.resolve(root) + path.sep) ? resolved : undefined
-}
 
 export async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256')

@@ -23,8 +23,8 @@ import { escapeIdentifier, escapeLiteral, type Pool, type PoolClient } from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 
 import { CommandFailure, type CommandIO } from '../../../jobs/commands'
-import type { FileStore } from '../../lib/fileStore'
-import { insideRoot, readManifest, tableFile, verifyFiles, type Manifest } from './manifest'
+import { insideRoot, type FileStore } from '../../lib/fileStore'
+import { readManifest, tableFile, verifyFiles, type Manifest } from './manifest'
 import { foreignKeysOf, migrationsOf, tablesOf, type TableColumns } from './schema'
 
 /** Rows that make a site more than a freshly migrated database. */
