@@ -1,6 +1,7 @@
 import type { CollectionConfig, PayloadRequest } from 'payload'
 
 import { publicReadManagedBy } from '../../src/access'
+import { forgetRolePermissions } from '../../src/access/permissions'
 import { validationTranslator } from '../../src/lib/i18n/request'
 import { adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
 
@@ -9,6 +10,8 @@ export const Permissions: CollectionConfig = {
   labels: collectionLabels('admin.permissions'),
   admin: { useAsTitle: 'label', defaultColumns: ['label', 'slug', 'group'], group: adminGroup('people') },
   access: publicReadManagedBy('roles.manage'),
+  // What a role holds is kept per process (src/access/permissions.ts): a change is announced.
+  hooks: { afterChange: [forgetRolePermissions], afterDelete: [forgetRolePermissions] },
   fields: [
     { name: 'label', type: 'text', required: true, maxLength: 120 },
     {

@@ -1,6 +1,7 @@
 import { APIError, type CollectionConfig, type PayloadRequest } from 'payload'
 
 import { publicReadManagedBy } from '../../src/access'
+import { forgetRolePermissions } from '../../src/access/permissions'
 import { DEFAULT_ROLES } from '../../src/access/catalog'
 import { validationTranslator } from '../../src/lib/i18n/request'
 import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
@@ -14,6 +15,9 @@ export const Roles: CollectionConfig = {
   // Role names are shown on public profiles; what a role can do is data anyone may read.
   access: publicReadManagedBy('roles.manage'),
   hooks: {
+    // What a role holds is kept per process (src/access/permissions.ts): a change is announced.
+    afterChange: [forgetRolePermissions],
+    afterDelete: [forgetRolePermissions],
     beforeDelete: [
       async ({ id, req }) => {
         const role = await req.payload.findByID({ collection: 'roles', id, depth: 0, overrideAccess: true, req })

@@ -279,6 +279,43 @@ describe('data-driven permissions', () => {
     expect(await tryCreate()).toBe('denied')
   })
 
+  it('reads what a role holds once per process, not once per Local API call, and again when a permission changes', async () => {
+    // Counts the roles the database hands back (a read of the collection, whoever asks).
+    let roleReads = 0
+    const countRead = () => {
+      roleReads++
+    }
+    const hooks = payload.collections.roles.config.hooks
+    hooks.afterRead = [...(hooks.afterRead ?? []), countRead]
+    try {
+      const list = () => payload.find({ collection: 'articles', depth: 1, limit: 5, ...as('author') })
+      await list()
+      roleReads = 0
+      // Each call is its own request context, as each of a signed-in page's calls is.
+      for (let i = 0; i < 5; i++) await list()
+      expect(roleReads).toBe(0)
+
+      // Renaming a permission the role holds is a change of what it holds: asked again, and the new answer holds.
+      const manage = (await payload.find({ collection: 'permissions', where: { slug: { equals: 'categories.manage' } }, depth: 0 })).docs[0]!
+      const author = (await payload.find({ collection: 'roles', where: { slug: { equals: 'author' } }, depth: 0 })).docs[0]!
+      const before = (author.permissions ?? []).map((p) => (typeof p === 'object' ? p.id : p))
+      const tryCreate = () => attempt(() => payload.create({ collection: 'categories', data: { name: unique('ByAuthor') }, ...as('author') }))
+      expect(await tryCreate()).toBe('denied')
+      await payload.update({ collection: 'roles', id: author.id, data: { permissions: [...before, manage.id] }, ...as('owner') })
+      try {
+        expect(await tryCreate()).toBe('allowed')
+        await payload.update({ collection: 'permissions', id: manage.id, data: { slug: 'categories.manage-renamed' }, ...as('owner') })
+        expect(await tryCreate()).toBe('denied')
+      } finally {
+        await payload.update({ collection: 'permissions', id: manage.id, data: { slug: 'categories.manage' }, overrideAccess: true })
+        await payload.update({ collection: 'roles', id: author.id, data: { permissions: before }, overrideAccess: true })
+      }
+      expect(await tryCreate()).toBe('denied')
+    } finally {
+      hooks.afterRead = (hooks.afterRead ?? []).filter((hook) => hook !== countRead)
+    }
+  })
+
   it('refuses to strip the last site owner of the role, or delete them', async () => {
     const reader = (await payload.find({ collection: 'roles', where: { slug: { equals: 'reader' } }, depth: 0 })).docs[0]!
     await expect(

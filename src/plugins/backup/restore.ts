@@ -23,6 +23,7 @@ import { escapeIdentifier, escapeLiteral, type Pool, type PoolClient } from 'pg'
 import { from as copyFrom } from 'pg-copy-streams'
 
 import { CommandFailure, type CommandIO } from '../../../jobs/commands'
+import { INVALIDATION_CHANNEL } from '../../lib/cacheBus'
 import { insideRoot, type FileStore } from '../../lib/fileStore'
 import { readManifest, tableFile, verifyFiles, type Manifest } from './manifest'
 import { foreignKeysOf, migrationsOf, tablesOf, type TableColumns } from './schema'
@@ -88,6 +89,8 @@ async function loadDatabase(client: PoolClient, dir: string, manifest: Manifest,
       if (sequence.value === null) await client.query(`select setval(${name}::regclass, (select seqstart from pg_sequence where seqrelid = ${name}::regclass), false)`)
       else await client.query(`select setval(${name}::regclass, $1::bigint, true)`, [sequence.value])
     }
+    // Web processes still serving this database drop every cached page and role once the restore commits.
+    await client.query(`select pg_notify($1, '*')`, [INVALIDATION_CHANNEL])
     await client.query('COMMIT')
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {})
