@@ -20,7 +20,7 @@ import { installSitePayload } from '../lib/sitePayload'
 import type { ViewCounter } from '../plugins/activity/views'
 import { enforceBodyLimit } from './bodyLimit'
 import { guardAdminView, isGuardedAdminView } from './guardedAdminViews'
-import { operations } from './observability'
+import { operations, sendRequestId, takeRequestId } from './observability'
 import { requestedLanguage } from '../lib/i18n/negotiate'
 import { cacheKeyOf, isCacheable, RenderCache, renderPage, withLanguage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
@@ -83,6 +83,7 @@ function isLoopback(address: string | undefined): boolean {
 }
 
 function notReady(res: ServerResponse) {
+  sendRequestId(res)
   res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': '2' })
   res.end('Inkwell is starting…\n')
 }
@@ -91,6 +92,7 @@ function notReady(res: ServerResponse) {
 function internalError(res: ServerResponse, error: unknown, log: (m: string) => void, pool?: Parameters<typeof isDatabaseUnavailable>[1]) {
   log(redactCredentials(`request failed: ${error instanceof Error ? error.stack : String(error)}`))
   if (res.headersSent) return void res.destroy()
+  sendRequestId(res)
   void isDatabaseUnavailable(error, pool).then((away) => {
     if (res.headersSent) return void res.destroy()
     if (away) {
@@ -140,9 +142,13 @@ export async function startWebServer(
     // Keyed on the interface language the page will be rendered in (cookie, then Accept-Language), normalised to the catalogs'.
     const key = url && withLanguage(url, requestedLanguage(req.headers.cookie, req.headers['accept-language']))
     if (!key && !headersSet) setSecurityHeaders(req, res, 'astro')
-    const rendering = key ? cache!.serve(req, res, key, handler, { securityHeaders: !headersSet }) : renderPage(req, res, handler, { views, databaseAway })
+    // Held back by observe() when the headers were: the cache's hit writes it with the others.
+    const requestId = takeRequestId(res)
+    if (!key && requestId) res.setHeader('x-request-id', requestId)
+    const rendering = key ? cache!.serve(req, res, key, handler, { securityHeaders: !headersSet, requestId }) : renderPage(req, res, handler, { views, databaseAway })
     return void rendering.catch((error) => {
       if (!headersSet && !res.headersSent) setSecurityHeaders(req, res, 'astro')
+      if (requestId && !res.headersSent && !res.hasHeader('x-request-id')) res.setHeader('x-request-id', requestId)
       fail(res, error)
     })
   }
@@ -156,7 +162,6 @@ export async function startWebServer(
     moveAccessTokenToHeader(req)
     markSameOrigin?.(req)
     const owner = ownerOf(req.url)
-    ops.observe(req, res, (pathname) => Boolean(astro?.staticFiles.has(pathname)))
     const pathname = req.url?.split('?')[0] ?? '/'
     // A reader-site page read without a body (nothing below can answer it early) gets its security
     // headers from servePage, in one writeHead when it is a cache hit; everything else gets them now,
@@ -164,6 +169,8 @@ export async function startWebServer(
     const page = owner === 'astro' && astro !== undefined && !astro.staticFiles.has(pathname)
     const headersSet =
       !(page && cache && !req.headers['content-length'] && !req.headers['transfer-encoding'] && !req.url?.includes('%')) || isFramedBySite(pathname)
+    // The request id waits with them (every other answer below sets it first: sendRequestId).
+    ops.observe(req, res, (p) => Boolean(astro?.staticFiles.has(p)), { deferHeader: !headersSet })
     if (headersSet) setSecurityHeaders(req, res, owner)
     if (enforceBodyLimit(req, res, bodyLimits)) return
     if (refuseNulInUrl(req, res)) return

@@ -64,6 +64,22 @@ export function routeKind(url: string | undefined, isStaticFile: (pathname: stri
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/
 
 /** The request's id: the caller's (a proxy's, a client's) when it is a short plain token, else a new UUID. */
+const DEFERRED_ID = Symbol('inkwell.requestId')
+type DeferredId = ServerResponse & { [DEFERRED_ID]?: string }
+
+/** The request id `observe` held back for a response's one writeHead, handed over once (the render cache's hit). */
+export function takeRequestId(res: ServerResponse): string | undefined {
+  const id = (res as DeferredId)[DEFERRED_ID]
+  if (id !== undefined) (res as DeferredId)[DEFERRED_ID] = undefined
+  return id
+}
+
+/** Any other answer to such a request: its held-back id is set now, as every response carries one. */
+export function sendRequestId(res: ServerResponse): void {
+  const id = takeRequestId(res)
+  if (id !== undefined && !res.headersSent) res.setHeader('x-request-id', id)
+}
+
 export function requestIdOf(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id']
   return typeof incoming === 'string' && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID()
@@ -171,11 +187,14 @@ export function operations(env: Pick<Env, 'metricsToken' | 'dbPush'>) {
 
   return {
     /** Tags the request with its id, and counts and logs it when the response ends. */
-    observe(req: IncomingMessage, res: ServerResponse, isStaticFile?: (pathname: string) => boolean): void {
+    observe(req: IncomingMessage, res: ServerResponse, isStaticFile?: (pathname: string) => boolean, { deferHeader = false } = {}): void {
       const started = performance.now()
       const id = requestIdOf(req)
       const kind = routeKind(req.url, isStaticFile)
-      res.setHeader('x-request-id', id)
+      // A page the render cache may answer sends all its headers in one writeHead: a header set
+      // beforehand would put every one of them through setHeader (Node's slow path), so its id waits.
+      if (deferHeader) (res as DeferredId)[DEFERRED_ID] = id
+      else res.setHeader('x-request-id', id)
       // While draining, keep-alive connections are closed after their current response.
       if (draining) res.setHeader('Connection', 'close')
       let done = false
@@ -196,6 +215,7 @@ export function operations(env: Pick<Env, 'metricsToken' | 'dbPush'>) {
     /** Answers /readyz and /metrics; false for any other path. */
     answers(req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void): boolean {
       const path = (req.url ?? '/').split('?')[0]
+      if (path === '/readyz' || path === '/metrics') sendRequestId(res)
       if (path === '/readyz') return void readyz(res).catch(onError), true
       if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) return void serveMetrics(req, res).catch(onError), true
       return false

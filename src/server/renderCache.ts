@@ -414,14 +414,16 @@ export class RenderCache {
    * Serves an anonymous GET/HEAD of a cached page (`key` from cacheKeyOf).
    * `securityHeaders`: the caller has not set them, the cache writes them (see the option).
    */
-  async serve(req: IncomingMessage, res: ServerResponse, key: string, handler: Handler, { securityHeaders = false } = {}): Promise<void> {
+  async serve(req: IncomingMessage, res: ServerResponse, key: string, handler: Handler, { securityHeaders = false, requestId }: { securityHeaders?: boolean; requestId?: string } = {}): Promise<void> {
     req.url = urlOfKey(key) // the page renders exactly what the key names (its language comes from the same headers)
     const secure = securityHeaders && this.options.securityHeaders ? this.options.securityHeaders : undefined
     const cached = this.entries.get(key)
     if (cached && !(cached.expiresAt && cached.expiresAt < Date.now())) {
       this.stats.hits++
-      return this.write(req, res, cached, 'HIT', secure)
+      return this.write(req, res, cached, 'HIT', secure, requestId)
     }
+    // Anything but a hit sets its headers one by one anyway.
+    if (requestId) res.setHeader('x-request-id', requestId)
     // An expired page (its view count to refresh) stands in if its new render fails.
     if (cached) this.stale.set(key, cached)
     const missing = this.notFound.get(key)
@@ -458,12 +460,14 @@ export class RenderCache {
     await answerFailed(req, res, failed, this.options.databaseAway, { 'x-cache': 'MISS' })
   }
 
-  private write(req: IncomingMessage, res: ServerResponse, entry: Entry, outcome: Outcome, secure?: [string, string][]) {
+  /** `requestId`: not set on the response yet (see observe's deferHeader), written with the other headers. */
+  private write(req: IncomingMessage, res: ServerResponse, entry: Entry, outcome: Outcome, secure?: [string, string][], requestId?: string) {
     const hit = outcome === 'HIT'
     countView(this.options.views, req, entry.status, entry.articleId)
     const encoding = negotiateEncoding(req.headers['accept-encoding'])
     const body = (encoding === 'br' && entry.br) || (encoding === 'gzip' && entry.gzip) || entry.body
     if (body === entry.body && encoding !== 'identity' && !entry.headers['content-encoding']) {
+      if (requestId) res.setHeader('x-request-id', requestId)
       if (secure) for (const [name, value] of secure) res.setHeader(name, value)
       // Kept a moment ago, its variants are still being made: compress this answer on the way out.
       const stream = openStream(req, res, entry.status, entry.headers, { 'x-cache': outcome, ...(outcome === 'STALE' ? staleHeaders(entry) : {}) })
@@ -485,7 +489,8 @@ export class RenderCache {
       if (used !== 'identity') headers['content-encoding'] = used
       if (hit) (entry.hitHeaders ??= {})[variant] = headers
     }
-    res.writeHead(entry.status, headers)
+    // One writeHead with every header, none set before: Node's fast path (the kept object is not changed).
+    res.writeHead(entry.status, requestId ? { ...headers, 'x-request-id': requestId } : headers)
     res.end(req.method === 'HEAD' ? undefined : body)
   }
 

@@ -86,8 +86,16 @@ const jobsOf = async (ids: number[]) =>
 describe('what operators expect (issue 32 §3)', () => {
   it('answers /healthz, /readyz, x-request-id and /metrics on the web process and the worker', async () => {
     expect((await fetch(`${web.url}/healthz`)).status).toBe(200)
-    const ready = await fetch(`${web.url}/readyz`)
+    const ready = await fetch(`${web.url}/readyz`, { headers: { 'x-request-id': 'e2e-ready' } })
     expect(ready.status).toBe(200)
+    expect(ready.headers.get('x-request-id')).toBe('e2e-ready')
+    // An anonymous page's id goes out with the render cache's headers, on its miss and on its hits alike.
+    for (const [i, id] of ['e2e-links-1', 'e2e-links-2', 'e2e-links-3'].entries()) {
+      const links = await fetch(`${web.url}/links`, { headers: { 'x-request-id': id } })
+      await links.text()
+      expect(links.headers.get('x-request-id')).toBe(id)
+      if (i > 0) expect(links.headers.get('x-cache')).toBe('HIT')
+    }
     expect(await ready.json()).toMatchObject({ status: 'ready', checks: { database: true, migrations: true, queue: true } })
     const page = await fetch(`${web.url}/`, { headers: { 'x-request-id': 'e2e-request-1', cookie } })
     expect(page.headers.get('x-request-id')).toBe('e2e-request-1')

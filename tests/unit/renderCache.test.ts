@@ -273,6 +273,26 @@ describe('security headers written by the cache', () => {
   })
 })
 
+describe('request ids written by the cache', () => {
+  it('writes the id it is handed with the other headers, its own on every answer (the kept headers stay as they were)', async () => {
+    const renders: string[] = []
+    const cache = newCache({ securityHeaders: [['X-Frame-Options', 'DENY']] })
+    let n = 0
+    const server = http.createServer((req, res) => void cache.serve(req, res, cacheKeyOf(req.url!)!, astroLike({ '/links': {} }, renders), { securityHeaders: true, requestId: `id-${++n}` }))
+    servers.push(server)
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const seen: string[] = []
+    for (const path of ['/links', '/links', '/links', '/tags/none', '/tags/none']) {
+      const answer = await get(base + path, { 'accept-encoding': 'gzip' })
+      seen.push(`${answer.headers['x-cache']} ${answer.headers['x-request-id']}`)
+      expect(answer.headers['x-frame-options']).toBe('DENY')
+    }
+    expect(seen).toEqual(['MISS id-1', 'HIT id-2', 'HIT id-3', 'MISS id-4', 'HIT id-5'])
+    cache.close()
+  })
+})
+
 describe('not-found answers', () => {
   it('names what each kind of not-found page waits for', () => {
     expect(notFoundTagsOf('/articles/42/whatever')).toEqual(['article:42', 'settings'])
