@@ -25,8 +25,21 @@ export function redactLogValue(value: unknown, depth = 0): unknown {
     copy.stack = value.stack && redactCredentials(value.stack)
     return copy
   }
-  if (Array.isArray(value)) return value.map((v) => redactLogValue(v, depth + 1))
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactLogValue(v, depth + 1)]))
+  // Copied only when something in it changed: a request's line holds no credential, and is logged as it is.
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined
+    value.forEach((v, i) => {
+      const redacted = redactLogValue(v, depth + 1)
+      if (redacted !== v) (copy ??= [...value])[i] = redacted
+    })
+    return copy ?? value
+  }
+  let copy: Record<string, unknown> | undefined
+  for (const [k, v] of Object.entries(value)) {
+    const redacted = redactLogValue(v, depth + 1)
+    if (redacted !== v) (copy ??= { ...value })[k] = redacted
+  }
+  return copy ?? value
 }
 
 type LogMethod = (...args: unknown[]) => void

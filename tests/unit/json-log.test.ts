@@ -8,7 +8,7 @@ import path from 'node:path'
 
 import { describe, expect, it } from 'vitest'
 
-import { redactCredentials } from '../../src/lib/redactCredentials'
+import { redactCredentials, redactLogValue } from '../../src/lib/redactCredentials'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -48,5 +48,14 @@ describe('the JSON log on standard output', () => {
     expect(redactCredentials('id iwt_abcdefabcdef_AAAA')).toBe('id iwt_[REDACTED]')
     const plain = '/articles/12/a-slug?page=2'
     expect(redactCredentials(plain)).toBe(plain)
+  })
+
+  it('copies a record only when something in it is redacted, and never changes the original', () => {
+    const clean = { msg: 'request', route: 'article', status: 200, tags: ['a', 'b'] }
+    expect(redactLogValue(clean)).toBe(clean)
+    const dirty = { msg: 'request', nested: { url: '/x?access_token=abc', list: ['ok', 'Bearer tok.en'] } }
+    expect(redactLogValue(dirty)).toEqual({ msg: 'request', nested: { url: '/x?access_token=[REDACTED]', list: ['ok', 'Bearer [REDACTED]'] } })
+    expect(dirty.nested.url).toBe('/x?access_token=abc')
+    expect(dirty.nested.list[1]).toBe('Bearer tok.en')
   })
 })
