@@ -43,6 +43,18 @@ export const deadLetterQueue = (name: string) => `${name}.dead`
  */
 const WORK_OPTIONS = { batchSize: 1, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1, burstWhenReadyExceeds: 1 } satisfies WorkOptions
 
+/**
+ * How `concurrency` jobs of a queue are kept running in a process: a few
+ * fetch loops, each taking a batch of jobs in one query and settling them in
+ * one more (pg-boss's perJobResults), instead of one loop per job with a fetch
+ * and a completion each. Two loops, so a slow job holds back half the slots,
+ * not all of them, while the next batch is fetched.
+ */
+export function fetchShape(concurrency: number): { loops: number; batchSize: number } {
+  if (concurrency <= 2) return { loops: concurrency, batchSize: 1 }
+  return { loops: 2, batchSize: Math.ceil(concurrency / 2) }
+}
+
 /** On shutdown, sync-mode jobs already running finish (their retries included), up to 20 s. */
 const SYNC_DRAIN_MS = 20_000
 
@@ -78,12 +90,22 @@ export async function startQueue(payload: Payload, options: QueueOptions): Promi
 
   if (options.work) {
     for (const [name, job] of Object.entries(jobs)) {
-      await boss.work<unknown>(name, { ...WORK_OPTIONS, localConcurrency: job.concurrency ?? 1, includeMetadata: true }, async (batch) => {
-        for (const item of batch) {
-          const attempt = Number((item as { retryCount?: number }).retryCount ?? 0) + 1
-          await observeJob({ name, id: item.id, attempt }, () => job.handler(payload, item.data as never))
-        }
-      })
+      const { loops, batchSize } = fetchShape(job.concurrency ?? 1)
+      await boss.work<unknown>(name, { ...WORK_OPTIONS, batchSize, localConcurrency: loops, includeMetadata: true, perJobResults: true }, async (batch) =>
+        // The batch's jobs run side by side; each one completes, or fails and is retried, on its own.
+        Promise.all(
+          batch.map(async (item) => {
+            const attempt = Number(item.retryCount ?? 0) + 1
+            try {
+              await observeJob({ name, id: item.id, attempt }, () => job.handler(payload, item.data as never))
+              return { id: item.id, status: 'completed' as const }
+            } catch (error) {
+              // Recorded as pg-boss records a thrown error (serialize-error): the queue console shows its message.
+              return { id: item.id, status: 'failed' as const, output: error }
+            }
+          }),
+        ),
+      )
     }
     for (const schedule of schedules) {
       await boss.work(schedule.name, WORK_OPTIONS, async () => {

@@ -66,8 +66,8 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
       outbound: env.outbound,
     }),
     content: contentPlugin({ mediaDir: path.join(env.dataDir, 'media'), links: { externalLinkRel: env.externalLinkRel, siteOrigin: new URL(env.baseUrl).origin } }),
-    // Where uploads live: DATA_DIR/media, or the S3 bucket (decorates content's Media).
-    storage: storagePlugin({ mediaDir: path.join(env.dataDir, 'media'), s3: env.s3 }),
+    // Where uploads and share cards live: DATA_DIR/media and DATA_DIR/cards, or the S3 bucket (decorates content's Media).
+    storage: storagePlugin({ mediaDir: path.join(env.dataDir, 'media'), cardsDir: path.join(env.dataDir, 'cards'), s3: env.s3 }),
     site: sitePlugin(),
     // The admin in English and Chinese (Payload's own translations).
     languages: languagesPlugin(),

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import path from 'node:path'
 
 import { getEnv } from '../../src/lib/env'
+import { diskStore } from '../../src/lib/fileStore'
 import { limitByKey, RATE_LIMITS } from '../../src/lib/rateLimit'
 import { CARD_WIDTHS, storedCardFiles } from '../../src/plugins/content/shareCard'
 import { cli, json } from '../helpers/cliClient'
@@ -118,7 +119,8 @@ describe('the share image', () => {
     const article = (
       await t.payload.create({ collection: 'articles', data: { title: 'Kept cards', format: 'markdown', markdown: 'x', status: 'published', author: (await authorId()) } as never })
     ).id
-    const dir = path.join(getEnv().dataDir, 'cards')
+    // Without a bucket the cards are kept on this machine's disk, under DATA_DIR/cards.
+    const dir = diskStore(path.join(getEnv().dataDir, 'cards'))
     const first = await rawCard(article, 'image/png', { width: 1200, theme: 'dark' })
     expect(first.headers.get('x-card-drawn')).toBe('now')
     const files = await storedCardFiles(dir, article)

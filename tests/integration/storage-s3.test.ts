@@ -1,7 +1,8 @@
 /**
- * Issue 32 §1: uploads in an S3-compatible bucket (a real S3 server on
- * loopback). Two instances on one database, each with a DATA_DIR of its own,
- * stand for two web machines: what one uploads, the other serves.
+ * Issue 32 §1: uploads and share cards in an S3-compatible bucket (a real S3
+ * server on loopback). Two instances on one database, each with a DATA_DIR of
+ * its own, stand for two web machines: what one uploads or draws, the other
+ * serves.
  */
 import { existsSync } from 'node:fs'
 import { mkdir, readdir, writeFile } from 'node:fs/promises'
@@ -13,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { registeredCommands, type CommandIO } from '../../jobs/commands'
 import { closePayload } from '../../src/lib/boot'
+import { mediaStoreOf } from '../../src/plugins/storage'
+import { writeArticle } from '../helpers/articles'
 import { createTestDatabase, createTestPayload, type TestPayload, type TestPayloadOptions } from '../helpers/payload'
 import { Browser } from '../helpers/restClient'
 import { startS3Server, type S3Server } from '../helpers/s3Server'
@@ -32,6 +35,20 @@ const mediaDirOf = (payload: Payload) => payload.config.collections.find((c) => 
 /** GET /api/media/file/<name> through an instance's own HTTP handling. */
 const fetchFile = (t: TestPayload, name: string) =>
   handleEndpoints({ config: t.payload.config, request: new Request(`http://localhost:3000/api/media/file/${encodeURIComponent(name)}`), payloadInstanceCacheKey: t.cacheKey })
+/** GET /api/articles/<id>/card as a crawler asks for og:image, through an instance's own HTTP handling. */
+async function fetchCard(t: TestPayload, articleId: number) {
+  const response = await handleEndpoints({
+    config: t.payload.config,
+    request: new Request(`http://localhost:3000/api/articles/${articleId}/card?width=1200&theme=light`, { headers: { accept: 'image/png' } }),
+    payloadInstanceCacheKey: t.cacheKey,
+  })
+  return { status: response.status, drawn: response.headers.get('x-card-drawn'), bytes: Buffer.from(await response.arrayBuffer()) }
+}
+/** Every file under an instance's DATA_DIR (the media directory's parent). */
+async function dataDirFiles(t: TestPayload): Promise<string[]> {
+  const dataDir = path.dirname(mediaDirOf(t.payload))
+  return existsSync(dataDir) ? ((await readdir(dataDir, { recursive: true })) as string[]).sort() : []
+}
 const upload = (payload: Payload, name: string, owner = cast.author.id) =>
   payload.create({ collection: 'media', data: { alt: name, owner }, file: { data: png, mimetype: 'image/png', name, size: png.length } })
 
@@ -110,6 +127,38 @@ describe('uploads in the bucket', () => {
     // The Local API says the same.
     await expect(upload(cdn.payload, 'refused-too.png', cdnCast.author.id)).rejects.toMatchObject({ status: 503 })
     expect((await cdn.payload.count({ collection: 'media' })).totalDocs).toBe(before)
+  })
+})
+
+describe('share cards in the bucket', () => {
+  it('keeps a card drawn by one web process in the bucket, serves it from the other without drawing, and writes nothing to either disk', async () => {
+    const article = (await writeArticle(webA.payload, cast.author, 'A card for every machine')).id
+    const before = [await dataDirFiles(webA), await dataDirFiles(webB)]
+
+    const drawn = await fetchCard(webA, article)
+    expect(drawn).toMatchObject({ status: 200, drawn: 'now' })
+    expect((await sharp(drawn.bytes).metadata()).format).toBe('png')
+    const cardKeys = async () => (await s3.keys('site-media')).filter((key) => key.startsWith(`cards/${article}/`))
+    const [key] = await cardKeys()
+    expect(await cardKeys()).toEqual([expect.stringMatching(new RegExp(`^cards/${article}/[0-9a-f]{16}-1200-light\\.png$`))])
+
+    const served = await fetchCard(webB, article)
+    expect(served).toMatchObject({ status: 200, drawn: 'kept' })
+    expect(served.bytes.equals(drawn.bytes)).toBe(true)
+    expect([await dataDirFiles(webA), await dataDirFiles(webB)]).toEqual(before)
+    // The cards share the bucket but are not uploads: media:migrate and backups do not see them.
+    expect((await mediaStoreOf(webA.payload)!.list()).some((k) => k.startsWith('cards/'))).toBe(false)
+
+    // A new version of the article: drawn anew (here by B), the old version's object removed.
+    await webA.payload.update({ collection: 'articles', id: article, data: { title: 'A card for every machine, renamed' } })
+    const redrawn = await fetchCard(webB, article)
+    expect(redrawn).toMatchObject({ status: 200, drawn: 'now' })
+    expect(redrawn.bytes.equals(drawn.bytes)).toBe(false)
+    const now = await cardKeys()
+    expect(now).toHaveLength(1)
+    expect(now[0]).not.toBe(key)
+    expect(await fetchCard(webA, article)).toMatchObject({ status: 200, drawn: 'kept' })
+    expect([await dataDirFiles(webA), await dataDirFiles(webB)]).toEqual(before)
   })
 })
 

@@ -4,6 +4,7 @@ import path from 'node:path'
 
 import { getEnv } from '../../../src/lib/env'
 import { errorResponse } from '../../../src/lib/errorResponse'
+import { diskStore, type FileStore } from '../../../src/lib/fileStore'
 import { limitByIp, RateLimited } from '../../../src/lib/rateLimit'
 import {
   cardETag,
@@ -16,8 +17,18 @@ import {
   storedCard,
   type CardContent,
 } from '../../../src/plugins/content/shareCard'
+import { cardStoreOf } from '../../../src/plugins/storage'
 
 const IMAGE_TYPES = Object.keys(CARD_FORMATS).join(', ')
+
+/** Without the storage plugin's say (a config composed without it): DATA_DIR/cards, one store per instance. */
+const fallbackStores = new WeakMap<PayloadRequest['payload'], FileStore>()
+function cardStore(payload: PayloadRequest['payload']): FileStore {
+  const configured = cardStoreOf(payload)
+  if (configured) return configured
+  if (!fallbackStores.has(payload)) fallbackStores.set(payload, diskStore(path.join(getEnv().dataDir, 'cards')))
+  return fallbackStores.get(payload)!
+}
 
 function problem(status: number, message: string, field?: string, headers: Record<string, string> = {}): Response {
   return errorResponse(status, { message, fields: field ? { [field]: message } : undefined, headers: { 'Cache-Control': 'no-store', Vary: 'Accept', ...headers } })
@@ -53,7 +64,8 @@ async function cardContent(req: PayloadRequest, article: CardArticle): Promise<C
  * read the article gets its card. Read-only: a read-scope token may call it.
  *
  * It is drawn at the nearest of CARD_WIDTHS (`X-Card-Width` says which), once
- * per version of the article, and kept under DATA_DIR/cards; drawing (never
+ * per version of the article, and kept under DATA_DIR/cards or, with S3_BUCKET,
+ * in the bucket under `cards/` (every web process serves it); drawing (never
  * serving a kept card) is rate-limited per IP (429 with Retry-After).
  */
 const handler: Endpoint['handler'] = async (req) => {
@@ -90,7 +102,7 @@ const handler: Endpoint['handler'] = async (req) => {
     'Cache-Control': article.status === 'published' ? 'public, max-age=3600, stale-while-revalidate=86400' : 'private, no-cache',
   }
   if (req.headers.get('if-none-match')?.split(',').some((tag) => tag.trim() === etag)) return new Response(null, { status: 304, headers })
-  const card = { dir: path.join(getEnv().dataDir, 'cards'), articleId: article.id, version: cardVersion(content, article.updatedAt), options }
+  const card = { store: cardStore(req.payload), articleId: article.id, version: cardVersion(content, article.updatedAt), options }
   try {
     const { image, drawn } = await storedCard(card, () => drawCard(content, options), () => limitByIp(req, 'cardDraw'))
     return new Response(new Uint8Array(image), {

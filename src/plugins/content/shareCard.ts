@@ -7,11 +7,12 @@
  */
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import path from 'node:path'
+import { Readable } from 'node:stream'
 
 import { LRUCache } from 'lru-cache'
 import sharp from 'sharp'
+
+import { readWhole, type FileStore } from '../../lib/fileStore'
 
 export const CARD_FORMATS = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp' } as const
 export type CardType = keyof typeof CARD_FORMATS
@@ -22,7 +23,7 @@ export const CARD_WIDTH = { min: 200, max: 2400, default: 1200 } as const
  * The widths a card is drawn at (issue 28 §2): any width asked from 200 to
  * 2400 is answered at the nearest of these, so an article has at most
  * 3 widths × 2 themes × 3 types = 18 images, each drawn once per version of
- * the article and kept on disk, instead of ~13,000 variants drawn on demand.
+ * the article and kept (on disk, or in the bucket), instead of ~13,000 variants drawn on demand.
  */
 export const CARD_WIDTHS = [400, 800, 1200] as const
 
@@ -100,68 +101,82 @@ export async function drawCard(content: CardContent, { width, theme, type }: Car
   return canvas.png({ compressionLevel: 9 }).toBuffer()
 }
 
-/** Recently served cards by file: crawlers fetch the same image again and again. */
-const rendered = new LRUCache<string, Buffer>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => b.length })
-const drawing = new Map<string, Promise<Buffer>>()
+/** Recently served cards of one store, by key: crawlers fetch the same image again and again. */
+type CardCache = { rendered: LRUCache<string, Buffer>; drawing: Map<string, Promise<Buffer>> }
+/** Per store, so each instance's memory stands for its own process's (two instances in one test process share nothing). */
+const caches = new WeakMap<FileStore, CardCache>()
 /** One card is drawn at a time in a process: a flood of new variants queues here instead of taking every core. */
 let drawQueue: Promise<unknown> = Promise.resolve()
 
+function cacheOf(store: FileStore): CardCache {
+  let cache = caches.get(store)
+  if (!cache) {
+    cache = { rendered: new LRUCache<string, Buffer>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (b) => b.length }), drawing: new Map() }
+    caches.set(store, cache)
+  }
+  return cache
+}
+
 export type StoredCard = {
-  /** Where this process keeps its cards (DATA_DIR/cards). */
-  dir: string
+  /** Where the cards are kept: DATA_DIR/cards, or the bucket's `cards/` (cardStoreOf, src/plugins/storage). */
+  store: FileStore
   articleId: number
   version: string
   options: CardOptions
 }
 
-function cardFile({ dir, articleId, version, options }: StoredCard): { folder: string; file: string } {
-  const folder = path.join(dir, String(articleId))
-  return { folder, file: path.join(folder, `${version}-${options.width}-${options.theme}.${CARD_FORMATS[options.type]}`) }
+/** `<article>/<version>-<width>-<theme>.<format>`: one folder per article, so its old versions are found by prefix. */
+function cardKey({ articleId, version, options }: StoredCard): string {
+  return `${articleId}/${version}-${options.width}-${options.theme}.${CARD_FORMATS[options.type]}`
+}
+
+/** Removes the kept cards of the article's other versions (best effort: a leftover is only wasted space). */
+async function dropOtherVersions({ store, articleId, version }: StoredCard): Promise<void> {
+  const current = `${articleId}/${version}-`
+  for (const key of await store.list(`${articleId}/`)) {
+    if (!key.startsWith(current)) await store.remove(key)
+  }
 }
 
 /**
- * The card from memory, else from its file, else drawn (`beforeDraw` runs
- * first: the rate limit, which may refuse) and written to its file, with the
- * files of the article's older versions removed. Concurrent requests for one
- * card share one drawing. `drawn` tells whether this call drew it.
+ * The card from memory, else from its store, else drawn (`beforeDraw` runs
+ * first: the rate limit, which may refuse) and written to the store, with the
+ * cards of the article's older versions removed. With a bucket every web
+ * process finds there what any of them drew. Concurrent requests for one card
+ * in a process share one drawing. `drawn` tells whether this call drew it.
  */
 export async function storedCard(card: StoredCard, draw: () => Promise<Buffer>, beforeDraw: () => Promise<void> = async () => {}): Promise<{ image: Buffer; drawn: boolean }> {
-  const { folder, file } = cardFile(card)
-  const hit = rendered.get(file)
+  const { rendered, drawing } = cacheOf(card.store)
+  const key = cardKey(card)
+  const hit = rendered.get(key)
   if (hit) return { image: hit, drawn: false }
-  const kept = await readFile(file).catch(() => undefined)
+  const kept = await readWhole(card.store, key)
   if (kept) {
-    rendered.set(file, kept)
+    rendered.set(key, kept)
     return { image: kept, drawn: false }
   }
-  const pending = drawing.get(file)
+  const pending = drawing.get(key)
   if (pending) return { image: await pending, drawn: false }
   await beforeDraw()
   const job = drawQueue.then(async () => {
     const image = await draw()
-    await mkdir(folder, { recursive: true })
-    const temporary = `${file}.${process.pid}.tmp`
-    await writeFile(temporary, image)
-    await rename(temporary, file)
-    const prefix = `${card.version}-`
-    for (const name of await readdir(folder).catch(() => [] as string[])) {
-      if (!name.startsWith(prefix) && !name.endsWith('.tmp')) await rm(path.join(folder, name), { force: true })
-    }
-    rendered.set(file, image)
+    await card.store.write(key, Readable.from([image]), card.options.type)
+    await dropOtherVersions(card).catch(() => undefined)
+    rendered.set(key, image)
     return image
   })
   drawQueue = job.catch(() => undefined)
-  drawing.set(file, job)
+  drawing.set(key, job)
   try {
     return { image: await job, drawn: true }
   } finally {
-    drawing.delete(file)
+    drawing.delete(key)
   }
 }
 
-/** The files kept for an article (tests). */
-export async function storedCardFiles(dir: string, articleId: number): Promise<string[]> {
-  return (await readdir(path.join(dir, String(articleId))).catch(() => [] as string[])).filter((n) => !n.endsWith('.tmp')).sort()
+/** The cards kept for an article, by file name (tests). */
+export async function storedCardFiles(store: FileStore, articleId: number): Promise<string[]> {
+  return (await store.list(`${articleId}/`)).map((key) => key.slice(key.indexOf('/') + 1))
 }
 
 /** The image type a request's Accept header asks for; undefined when it accepts none of them (→ 406). */

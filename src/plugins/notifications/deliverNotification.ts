@@ -117,6 +117,10 @@ async function findOrCreateNotification(
       collection: 'notifications',
       data: { recipient: recipientId, actor: actorId, article: articleId, reply: replyId, kind },
       overrideAccess: true,
+      // Its relations are not read back: at the default depth (2) Payload would load the recipient,
+      // the actor (with their roles), the article and the reply again for every mail. (No `select`:
+      // the after-change hooks get the selected fields only, and the unread count needs the recipient.)
+      depth: 0,
     })
   } catch (error) {
     // Another run got there first: theirs is the one.

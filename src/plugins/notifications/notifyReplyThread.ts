@@ -11,7 +11,7 @@ import type { Payload } from 'payload'
 
 import { relationId } from '../../lib/relationId'
 import { deliverNotification, type NotificationKind } from './deliverNotification'
-import { loadReplyAndArticle } from './notifyArticleAuthor'
+import { loadArticleOf, loadReply } from './notifyArticleAuthor'
 import { oneClickUnsubscribeUrl, unsubscribePageUrl } from './unsubscribe'
 
 /** `answeredReplyId`: the reply that was answered, when it is not the top-level `parent` the answer is filed under. */
@@ -22,22 +22,28 @@ const FOLLOWS_BATCH = 500
 type Recipient = { kind: NotificationKind; followId?: number }
 
 export async function notifyReplyThread(payload: Payload, { replyId, answeredReplyId }: NotifyReplyThreadData): Promise<void> {
-  const found = await loadReplyAndArticle(payload, 'notify-reply-thread', replyId)
-  if (!found) return
-  const { reply, article } = found
-  const skip = new Set([relationId(reply.author), relationId(article.author)])
-  const recipients = new Map<number, Recipient>()
+  const reply = await loadReply(payload, 'notify-reply-thread', replyId)
+  if (!reply) return
+  const articleId = relationId(reply.article)
+  if (!articleId) return
+  const candidates = new Map<number, Recipient>()
 
   const parentId = answeredReplyId ?? relationId(reply.parent)
   if (parentId) {
-    const parent = await payload.findByID({ collection: 'replies', id: parentId, depth: 0, disableErrors: true, overrideAccess: true })
+    const parent = await payload.findByID({ collection: 'replies', id: parentId, depth: 0, disableErrors: true, overrideAccess: true, select: { author: true } })
     const parentAuthor = relationId(parent?.author)
-    if (parentAuthor && !skip.has(parentAuthor)) recipients.set(parentAuthor, { kind: 'answer' })
+    if (parentAuthor) candidates.set(parentAuthor, { kind: 'answer' })
   }
-  for await (const follow of followsOf(payload, article.id)) {
+  for await (const follow of followsOf(payload, articleId)) {
     const follower = relationId(follow.follower)
-    if (follower && !skip.has(follower) && !recipients.has(follower)) recipients.set(follower, { kind: 'followed', followId: follow.id })
+    if (follower && !candidates.has(follower)) candidates.set(follower, { kind: 'followed', followId: follow.id })
   }
+  // Most replies answer nobody's reply on an article nobody follows: the article is read only when someone is told.
+  if (candidates.size === 0) return
+  const article = await loadArticleOf(payload, reply)
+  if (!article) return
+  const skip = new Set([relationId(reply.author), relationId(article.author)])
+  const recipients = new Map([...candidates].filter(([id]) => !skip.has(id)))
 
   const failures: unknown[] = []
   for (const [recipientId, { kind, followId }] of recipients) {
@@ -63,6 +69,7 @@ async function* followsOf(payload: Payload, articleId: number) {
       pagination: false,
       depth: 0,
       overrideAccess: true,
+      select: { follower: true },
     })
     yield* docs
     if (docs.length < FOLLOWS_BATCH) return

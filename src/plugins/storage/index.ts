@@ -1,9 +1,11 @@
 /**
- * Where uploads live (issue 32 §1). Without S3 settings: DATA_DIR/media on this
- * machine's disk, as before. With S3_BUCKET: every upload and its image sizes
- * go to an S3-compatible bucket (AWS, MinIO, Ceph, R2…) through Payload's
- * official adapter (@payloadcms/storage-s3), the local disk holds none of them,
- * and every web process serves the same files:
+ * Where uploads and generated images live (issue 32 §1). Without S3 settings:
+ * DATA_DIR/media and DATA_DIR/cards on this machine's disk, as before. With
+ * S3_BUCKET: every upload and its image sizes go to an S3-compatible bucket
+ * (AWS, MinIO, Ceph, R2…) through Payload's official adapter
+ * (@payloadcms/storage-s3), the share cards to the same bucket under `cards/`
+ * (`cardStoreOf`), the local disk holds none of them, and every web process
+ * serves the same files (a card drawn by one is served by the others):
  * - served through Inkwell (default): `/api/media/file/<name>` streams from the
  *   bucket under the Media collection's read access and its response headers
  *   (nosniff, ETag, ranges);
@@ -33,16 +35,36 @@ export type { S3Settings } from './s3Store'
 export type StorageOptions = {
   /** DATA_DIR/media: where uploads live without a bucket, and where media:migrate reads from. */
   mediaDir: string
+  /** DATA_DIR/cards: where share cards are kept without a bucket. */
+  cardsDir: string
   s3?: S3Settings
 }
 
 const KEY = 'inkwell:storage'
+/** The share cards' part of the bucket; the uploads' keys (flat file names) never start with it. */
+export const CARDS_PREFIX = 'cards/'
 
 /** The store the site's uploads are in (the bucket when configured, else the media directory). */
 export function mediaStoreOf(payload: Payload): FileStore | undefined {
   const options = pluginOptionsOf<StorageOptions>(payload, KEY)
   if (!options) return undefined
-  return options.s3 ? s3Store(options.s3) : diskStore(options.mediaDir)
+  // The cards share the bucket but are not uploads: media:migrate and backups leave them out (they are redrawn).
+  return options.s3 ? s3Store(options.s3, { excluding: [CARDS_PREFIX] }) : diskStore(options.mediaDir)
+}
+
+/** One card store per instance: the card cache (src/plugins/content/shareCard.ts) is kept per store. */
+const cardStores = new WeakMap<Payload, FileStore>()
+
+/** The store share cards are kept in (the bucket's `cards/` when configured, else DATA_DIR/cards). */
+export function cardStoreOf(payload: Payload): FileStore | undefined {
+  const options = pluginOptionsOf<StorageOptions>(payload, KEY)
+  if (!options) return undefined
+  let store = cardStores.get(payload)
+  if (!store) {
+    store = options.s3 ? s3Store(options.s3, { prefix: CARDS_PREFIX }) : diskStore(options.cardsDir)
+    cardStores.set(payload, store)
+  }
+  return store
 }
 
 function mediaMigrate(options: StorageOptions) {

@@ -1,14 +1,14 @@
 /**
  * An S3-compatible bucket as a FileStore (src/lib/fileStore.ts), with the same
  * client settings the official adapter gets: for the commands that move files
- * in and out (media:migrate, backup, restore).
+ * in and out (media:migrate, backup, restore) and for the share cards.
  */
 import type { Readable } from 'node:stream'
 
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, NotFound, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3'
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, NoSuchKey, NotFound, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3'
 import { Upload } from '@aws-sdk/lib-storage'
 
-import type { FileStore } from '../../lib/fileStore'
+import { FileNotFound, type FileStore } from '../../lib/fileStore'
 
 export type S3Settings = {
   bucket: string
@@ -30,36 +30,58 @@ export function s3ClientConfig(s: S3Settings): S3ClientConfig {
   }
 }
 
-export function s3Store(settings: S3Settings, client = new S3Client(s3ClientConfig(settings))): FileStore {
+export type S3StoreOptions = {
+  client?: S3Client
+  /** The store is the part of the bucket under this prefix (`cards/`): its keys are relative to it. */
+  prefix?: string
+  /** Keys under these prefixes belong to other stores in the same bucket and are not listed. */
+  excluding?: string[]
+}
+
+const isMissing = (error: unknown) =>
+  error instanceof NotFound || error instanceof NoSuchKey || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404
+
+export function s3Store(settings: S3Settings, { client = new S3Client(s3ClientConfig(settings)), prefix = '', excluding = [] }: S3StoreOptions = {}): FileStore {
   const Bucket = settings.bucket
+  const objectKey = (key: string) => prefix + key
+  const where = prefix ? `s3://${Bucket}/${prefix}` : `s3://${Bucket}`
   return {
-    where: `s3://${Bucket}`,
-    async list() {
+    where,
+    async list(under = '') {
       const keys: string[] = []
       let ContinuationToken: string | undefined
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, ContinuationToken }))
-        for (const object of page.Contents ?? []) if (object.Key) keys.push(object.Key)
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: objectKey(under), ContinuationToken }))
+        for (const object of page.Contents ?? []) {
+          if (object.Key && !excluding.some((other) => object.Key!.startsWith(other))) keys.push(object.Key.slice(prefix.length))
+        }
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined
       } while (ContinuationToken)
       return keys.sort()
     },
     async read(key) {
-      const object = await client.send(new GetObjectCommand({ Bucket, Key: key }))
-      return object.Body as Readable
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key) }))
+        return object.Body as Readable
+      } catch (error) {
+        throw isMissing(error) ? new FileNotFound(key, where) : error
+      }
     },
     async write(key, body, contentType) {
-      // Multipart for big files, one PUT for small ones; a stream of unknown length is fine.
-      await new Upload({ client, params: { Bucket, Key: key, Body: body, ContentType: contentType } }).done()
+      // Multipart for big files, one PUT for small ones; a stream of unknown length is fine. S3 shows an object only once whole.
+      await new Upload({ client, params: { Bucket, Key: objectKey(key), Body: body, ContentType: contentType } }).done()
     },
     async exists(key) {
       try {
-        await client.send(new HeadObjectCommand({ Bucket, Key: key }))
+        await client.send(new HeadObjectCommand({ Bucket, Key: objectKey(key) }))
         return true
       } catch (error) {
-        if (error instanceof NotFound || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false
+        if (isMissing(error)) return false
         throw error
       }
+    },
+    async remove(key) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }))
     },
   }
 }
