@@ -89,6 +89,8 @@ async function ownWaitingReplies(article: number, me: User | null | undefined): 
     collection: 'replies',
     where: { and: [{ article: { equals: article } }, { author: { equals: me.id } }, { status: { in: ['held', 'spam'] } }] },
     sort: 'createdAt',
+    // The first 50 of the visitor's own held replies; their total is not shown, so not counted.
+    pagination: false,
     limit: 50,
     ...THREAD_VIEW,
     ...asVisitor(me),
@@ -115,6 +117,8 @@ export async function followOf(me: User, article: number): Promise<number | null
   const { docs } = await payload().find({
     collection: 'follows',
     where: { and: [{ article: { equals: article } }, { follower: { equals: me.id } }] },
+    // One row or none: no count query (a signed-in page's every query counts).
+    pagination: false,
     limit: 1,
     depth: 0,
     select: { article: true },
