@@ -17,6 +17,7 @@ import type { CollectionConfig, Config, Field, Plugin } from 'payload'
 import { addCommands } from '../../../jobs/commands'
 import { errorResponse } from '../../lib/errorResponse'
 import { decorateCollection, insertFieldsAfter } from '../decorateCollection'
+import { bothLanguages } from '../../lib/i18n/labels'
 import { indexForSearch } from './indexForSearch'
 import { reindexSearchCommand } from './reindexSearchCommand'
 import { FULL_TEXT_FIELD, searchAdminList } from './searchAdminList'
@@ -26,7 +27,7 @@ import { stripHighlightMarkers } from './stripHighlightMarkers'
 const fullTextField: Field = {
   // Not stored: a handle for querying the full-text index (title, excerpt and body) by `fullText`.
   name: FULL_TEXT_FIELD,
-  label: 'Title and text',
+  label: bothLanguages('admin.field.search.fullText.label'),
   type: 'text',
   virtual: true,
   admin: { hidden: true, disableListColumn: true, disableListFilter: true },
