@@ -142,7 +142,7 @@ export async function startSignIn(payload: Payload, request: Request, providerId
   if (!flow || !settings) return notFound()
   // Every start stores a sign-in in flight: limited per address (and the store is bounded, attempts.ts).
   try {
-    await limitRequestByIp(payload, request, 'oauthStart', 'Too many sign-ins started from your address.')
+    await limitRequestByIp(payload, request, 'oauthStart', 'error.rateLimit.signIns')
   } catch (error) {
     if (!(error instanceof RateLimited)) throw error
     const headers = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': String(error.retryAfterSeconds) }
