@@ -16,7 +16,7 @@ import { contentPlugin } from './content'
 import { dashboardPlugin } from './dashboard'
 import { draftsPlugin } from './drafts'
 import { jobsPlugin } from './jobs'
-import { languagesPlugin } from './languages'
+import { fieldLabelsPlugin, languagesPlugin } from './languages'
 import { notificationsPlugin } from './notifications'
 import { oauthPlugin } from './oauth'
 import { COMPOSITION_KEY, withPluginOptions } from './pluginOptions'
@@ -101,6 +101,8 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     accessTokens: accessTokensPlugin(),
     // After every plugin that adds collections: a switched session's refusals and its log of acts cover all of them.
     userSwitch: userSwitchPlugin({ debug: env.debug, production: env.production }),
+    // After every plugin that adds fields: each field without a label gets the catalogs' (src/plugins/languages).
+    fieldLabels: fieldLabelsPlugin(),
     // After every plugin that adds collections: rules all of them obey (server-owned fields, sort paths, text).
     guards: guardsPlugin(),
   }
