@@ -42,7 +42,7 @@ import { webhooksPlugin } from './webhooks'
  * (article URLs), storage (where uploads live: its columns are part of the media schema), drafts (what "published" means: Payload's versions of
  * articles), jobs (the queue every enqueue goes through), and the rules
  * every collection obeys: renderCache (purges the server's page cache),
- * listLimits and guards (security rules).
+ * listLimits and guards (security rules), and fieldLabels (every field's admin label in both languages).
  */
 export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens', 'webhooks', 'moderation', 'import', 'backup'] as const
 export type OptionalPlugin = (typeof OPTIONAL_PLUGINS)[number]

@@ -813,4 +813,8 @@ export const en = {
   "error.dashboard.article": "article must be an article id (a positive whole number).",
   "error.dashboard.notYours": "No article of yours has this id.",
   "error.dashboard.noArticle": "No article has this id.",
+  "search.tooLong": "The search is too long: at most {max} characters.",
+  "search.noWords": "Type a word to search for: quotes, OR and - alone find nothing.",
+  "search.wholeNumber": "{field} must be a whole number from 1 to {max}.",
+  "search.slug": "{field} must be a {field} slug.",
 } satisfies Record<string, Message>

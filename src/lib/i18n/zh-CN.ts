@@ -808,4 +808,8 @@ export const zhCN: Catalog = {
   "error.dashboard.article": "article 必须是文章 ID（正整数）。",
   "error.dashboard.notYours": "你没有这个 ID 的文章。",
   "error.dashboard.noArticle": "没有这个 ID 的文章。",
+  "search.tooLong": "搜索内容太长：最多 {max} 个字符。",
+  "search.noWords": "请输入要搜索的词：只有引号、OR 和 - 是搜不到任何内容的。",
+  "search.wholeNumber": "{field} 必须是 1 到 {max} 之间的整数。",
+  "search.slug": "{field} 必须是一个别名（slug）。",
 }

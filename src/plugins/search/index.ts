@@ -18,6 +18,7 @@ import { addCommands } from '../../../jobs/commands'
 import { errorResponse } from '../../lib/errorResponse'
 import { decorateCollection, insertFieldsAfter } from '../decorateCollection'
 import { bothLanguages } from '../../lib/i18n/labels'
+import { translatorFor } from '../../lib/i18n/request'
 import { indexForSearch } from './indexForSearch'
 import { reindexSearchCommand } from './reindexSearchCommand'
 import { FULL_TEXT_FIELD, searchAdminList } from './searchAdminList'
@@ -65,11 +66,13 @@ export const searchPlugin = (): Plugin => (config: Config): Config =>
           handler: async (req) => {
             const query = req.query as Record<string, unknown>
             try {
-              const result = await searchArticles(req.payload, query)
-              return Response.json(result, { headers: { 'cache-control': 'no-store' } })
+              const { notice, ...result } = await searchArticles(req.payload, query)
+              // The API's `message` says, in the request's language, why nothing was looked for.
+              const message = notice && translatorFor(req)(notice)
+              return Response.json(message ? { ...result, message } : result, { headers: { 'cache-control': 'no-store' } })
             } catch (error) {
               if (error instanceof SearchQueryError) {
-                return errorResponse(400, { fields: { [error.field]: error.message } })
+                return errorResponse(400, { fields: { [error.field]: error.messageIn(translatorFor(req)) } })
               }
               throw error
             }
