@@ -5,7 +5,7 @@
  */
 import { APIError, NotFound, type AfterErrorHook, type CollectionBeforeOperationHook } from 'payload'
 
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../src/lib/databaseOutage'
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../src/lib/databaseOutage'
 import { sessionLookupFailedFor } from '../src/lib/payloadPatches'
 import { poolIfConnected } from '../src/lib/pool'
 import type { Translate } from '../src/lib/i18n'
@@ -96,5 +96,6 @@ export const databaseOutageAsUnavailable: AfterErrorHook = async ({ error, req }
   headers.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
   headers.set('Cache-Control', 'no-store')
   req.responseHeaders = headers
-  return { status: 503, response: { errors: [{ message: DATABASE_UNAVAILABLE_MESSAGE }] } }
+  // Worded from what the request already holds (its user, headers): nothing is read from the database.
+  return { status: 503, response: { errors: [{ message: validationTranslator(req)('error.database.unavailable') }] } }
 }
