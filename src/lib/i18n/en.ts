@@ -843,4 +843,11 @@ export const en = {
   "oauth.startFromProfile": "Start linking from your profile page on this site.",
   "oauth.crossSite": "This form was sent from another site.",
   "oauth.notFound": "Not found",
+  "error.moderation.ids": "Choose between 1 and {max} replies.",
+  "error.card.accept": "This URL answers an image, not {accept}. Send Accept: {types}.",
+  "error.card.noArticle": "No article has the id \"{id}\".",
+  "error.card.unreadable": "No article has the id \"{id}\", or you may not read it.",
+  "error.card.tooMany": "Too many new share images drawn from your address. Try again in {seconds} s; the sizes kept are {widths} px wide.",
+  "error.card.width": "width must be a whole number of pixels from {min} to {max} (got {got}).",
+  "error.card.theme": "theme must be one of {themes} (got {got}).",
 } satisfies Record<string, Message>

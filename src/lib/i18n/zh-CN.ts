@@ -838,4 +838,11 @@ export const zhCN: Catalog = {
   "oauth.startFromProfile": "请从本站的个人资料页开始关联。",
   "oauth.crossSite": "此表单来自其他网站。",
   "oauth.notFound": "未找到",
+  "error.moderation.ids": "请选择 1 到 {max} 条回复。",
+  "error.card.accept": "此地址返回的是图片，而不是 {accept}。请发送 Accept: {types}。",
+  "error.card.noArticle": "没有 ID 为“{id}”的文章。",
+  "error.card.unreadable": "没有 ID 为“{id}”的文章，或你无权阅读它。",
+  "error.card.tooMany": "来自你的地址的新分享图片生成次数过多。请在 {seconds} 秒后再试；已保存的尺寸宽度为 {widths} 像素。",
+  "error.card.width": "width 必须是 {min} 到 {max} 之间的整数像素（收到的是 {got}）。",
+  "error.card.theme": "theme 必须是 {themes} 之一（收到的是 {got}）。",
 }

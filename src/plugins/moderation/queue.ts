@@ -171,7 +171,7 @@ export async function handleModerationAction(req: PayloadRequest): Promise<Respo
   if (!state) return errorResponse(400, { fields: { action: validationTranslator(req)('error.moderation.action') } })
   const ids = [...new Set((form.ids ?? []).map(Number))]
   if (ids.length === 0 || ids.length > QUEUE_PAGE_SIZE || ids.some((id) => !Number.isInteger(id) || id <= 0)) {
-    return errorResponse(400, { fields: { ids: `choose between 1 and ${QUEUE_PAGE_SIZE} replies` } })
+    return errorResponse(400, { fields: { ids: validationTranslator(req)('error.moderation.ids', { max: QUEUE_PAGE_SIZE }) } })
   }
   const block = state === 'spam' && ['on', 'true', '1'].includes(form.block?.[0] ?? '')
   const { docs } = await req.payload.update({
