@@ -45,11 +45,9 @@ export const inkwellConfig = (env: Env, plugins: Plugin[] = inkwellPlugins(env))
   editor: lexicalEditor(),
   email: emailAdapter(env, () => logger),
   sharp,
-  // One limit for every upload, media and avatars alike (UPLOAD_MAX_BYTES); larger files get 413.
-  upload: {
-    limits: { fileSize: env.uploadMaxBytes },
-    responseOnLimit: `The file is larger than ${(env.uploadMaxBytes / 1024 / 1024).toFixed(1)} MB (UPLOAD_MAX_BYTES).`,
-  },
+  // One limit for every upload, media and avatars alike (UPLOAD_MAX_BYTES); larger files get 413
+  // (worded in the request's language by the guards plugin).
+  upload: { limits: { fileSize: env.uploadMaxBytes } },
   csrf: [env.baseUrl],
   cors: [env.baseUrl],
   logger: {

@@ -10,6 +10,7 @@
 import { ValidationError, type CollectionBeforeOperationHook } from 'payload'
 
 import { hasPermission } from '../src/access'
+import { validationTranslator } from '../src/lib/i18n/request'
 
 export const MAX_LIST_LIMIT = 100
 
@@ -40,7 +41,7 @@ export const capListLimit: CollectionBeforeOperationHook = async ({ args, operat
   if (unbounded) {
     throw new ValidationError({
       collection: collection.slug,
-      errors: [{ path: 'pagination', message: `pagination=false is not available; read pages of at most ${MAX_LIST_LIMIT} with limit and page.` }],
+      errors: [{ path: 'pagination', message: validationTranslator(req)('error.listLimit.unpaginated', { max: MAX_LIST_LIMIT }) }],
     })
   }
   return { ...args, limit: MAX_LIST_LIMIT }

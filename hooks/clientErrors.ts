@@ -5,11 +5,11 @@
  */
 import { APIError, NotFound, type AfterErrorHook, type CollectionBeforeOperationHook } from 'payload'
 
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../src/lib/databaseOutage'
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../src/lib/databaseOutage'
 import { sessionLookupFailedFor } from '../src/lib/payloadPatches'
 import { poolIfConnected } from '../src/lib/pool'
+import type { Translate } from '../src/lib/i18n'
 import { validationTranslator } from '../src/lib/i18n/request'
-
 
 /**
  * Collections keyed by PostgreSQL serials: `/api/articles/preview` (a GET on a
@@ -48,7 +48,25 @@ type FieldError = { label?: string; path?: string; message?: string }
 /** Messages of body parsers (busboy, JSON) that mean the client sent something unreadable. */
 const UNREADABLE_BODY = /^(Malformed part header|Malformed urlencoded form|Unexpected end of form|Multipart: Boundary not found|Unexpected end of JSON input|Unexpected token .* JSON)/
 
+/** Payload's refusal of an upload over `upload.limits.fileSize` (UPLOAD_MAX_BYTES), in one language. */
+export function uploadTooLarge(t: Translate, maxBytes: number): string {
+  return t('error.upload.tooLarge', { size: (maxBytes / 1024 / 1024).toFixed(1) })
+}
+
+/**
+ * Payload words a file over the limit with the config's one `responseOnLimit`
+ * (English, set by the guards plugin), thrown while it reads the body: it is
+ * told again in the request's language.
+ */
+function isUploadTooLarge(error: Error, req: Parameters<AfterErrorHook>[0]['req']): boolean {
+  const upload = req.payload.config.upload
+  return (error as { status?: number }).status === 413 && Boolean(upload?.limits?.fileSize) && error.message === upload?.responseOnLimit
+}
+
 export const wordClientErrors: AfterErrorHook = ({ error, req, result }) => {
+  if (isUploadTooLarge(error, req)) {
+    return { response: { errors: [{ message: uploadTooLarge(validationTranslator(req), req.payload.config.upload.limits!.fileSize!) }] } }
+  }
   const fieldErrors = (error as { data?: { errors?: FieldError[] } }).data?.errors
   if (error.name === 'ValidationError' && Array.isArray(fieldErrors) && result?.errors?.[0]) {
     // "The following field is invalid: Name" becomes "Name: Use at most 40 characters."
@@ -78,5 +96,6 @@ export const databaseOutageAsUnavailable: AfterErrorHook = async ({ error, req }
   headers.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
   headers.set('Cache-Control', 'no-store')
   req.responseHeaders = headers
-  return { status: 503, response: { errors: [{ message: DATABASE_UNAVAILABLE_MESSAGE }] } }
+  // Worded from what the request already holds (its user, headers): nothing is read from the database.
+  return { status: 503, response: { errors: [{ message: validationTranslator(req)('error.database.unavailable') }] } }
 }

@@ -1,4 +1,7 @@
-import { ValidationError, type CollectionBeforeValidateHook, type GlobalBeforeValidateHook } from 'payload'
+import { ValidationError, type CollectionBeforeValidateHook, type GlobalBeforeValidateHook, type PayloadRequest } from 'payload'
+
+import type { Translate } from '../src/lib/i18n'
+import { validationTranslator } from '../src/lib/i18n/request'
 
 /**
  * Characters no stored text may hold: U+0000 (PostgreSQL refuses it, which
@@ -34,25 +37,25 @@ export function findForbiddenCharacter(data: unknown, path: string[] = [], field
   return undefined
 }
 
-export function forbiddenCharacterMessage({ codePoint }: ForbiddenCharacter): string {
-  return `Remove the control character ${codePoint}: text cannot contain invisible control characters (only tab and line breaks).`
+export function forbiddenCharacterMessage({ codePoint }: ForbiddenCharacter, t: Translate): string {
+  return t('error.forbiddenCharacter', { codePoint })
 }
 
-function refuse(data: unknown, slug: string, isGlobal: boolean) {
+function refuse(data: unknown, slug: string, isGlobal: boolean, req: PayloadRequest) {
   const found = findForbiddenCharacter(data)
   if (!found) return
   throw new ValidationError({
     ...(isGlobal ? { global: slug } : { collection: slug }),
-    errors: [{ path: found.path, message: forbiddenCharacterMessage(found) }],
+    errors: [{ path: found.path, message: forbiddenCharacterMessage(found, validationTranslator(req)) }],
   })
 }
 
-export const refuseForbiddenCharacters: CollectionBeforeValidateHook = ({ data, collection }) => {
-  refuse(data, collection.slug, false)
+export const refuseForbiddenCharacters: CollectionBeforeValidateHook = ({ data, collection, req }) => {
+  refuse(data, collection.slug, false, req)
   return data
 }
 
-export const refuseForbiddenCharactersInGlobal: GlobalBeforeValidateHook = ({ data, global }) => {
-  refuse(data, global.slug, true)
+export const refuseForbiddenCharactersInGlobal: GlobalBeforeValidateHook = ({ data, global, req }) => {
+  refuse(data, global.slug, true, req)
   return data
 }

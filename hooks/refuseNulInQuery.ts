@@ -1,5 +1,7 @@
 import { APIError, type CollectionBeforeOperationHook } from 'payload'
 
+import { validationTranslator } from '../src/lib/i18n/request'
+
 /** Whether a query value (a string, or arrays and objects of them) holds a NUL character. */
 export function holdsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000')
@@ -13,9 +15,9 @@ export function holdsNul(value: unknown, depth = 0): boolean {
  * nothing that could be stored; the query is refused with 400, on every path
  * (REST, GraphQL, Local API).
  */
-export const refuseNulInQuery: CollectionBeforeOperationHook = ({ args, operation }) => {
+export const refuseNulInQuery: CollectionBeforeOperationHook = ({ args, operation, req }) => {
   if (operation === 'create') return args
   const { where } = args as { where?: unknown }
-  if (where !== undefined && holdsNul(where)) throw new APIError('The query cannot contain the NUL character (%00).', 400, undefined, true)
+  if (where !== undefined && holdsNul(where)) throw new APIError(validationTranslator(req)('error.query.nul'), 400, undefined, true)
   return args
 }

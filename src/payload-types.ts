@@ -373,7 +373,7 @@ export interface Article {
     title?: string | null;
     description?: string | null;
     /**
-     * Maximum upload file size: 12MB. Recommended file size for images is <500KB.
+     * The picture shown where the article is shared. Under 500 KB is best.
      */
     image?: (number | null) | Media;
     /**

@@ -4,7 +4,7 @@ import { validationTranslator } from '../../src/lib/i18n/request'
 import { TOKEN_SCOPES } from '../../src/plugins/accessTokens/tokens'
 import { createOwnToken, ownTokensOrManager, renameOwnToken } from './access'
 import { issueSecret, showTokenOnce } from './hooks/issueSecret'
-import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
+import { bothLanguages, adminGroup, collectionLabels, optionLabels } from '../../src/lib/i18n/labels'
 
 export const TOKEN_NAME_MAX_LENGTH = 80
 
@@ -45,7 +45,7 @@ export const AccessTokens: CollectionConfig = {
       type: 'select',
       required: true,
       defaultValue: 'read',
-      options: TOKEN_SCOPES.map((value) => ({ value, label: value === 'read' ? 'Read' : 'Read and write' })),
+      options: optionLabels('admin.option.tokenScope', TOKEN_SCOPES),
       access: { update: () => false },
     },
     { name: 'expiresAt', type: 'date', validate: inTheFuture, admin: { description: bothLanguages('admin.field.accessTokens.expiresAt') }, access: { update: () => false } },

@@ -17,6 +17,7 @@ import {
 } from '@payloadcms/richtext-lexical'
 
 import { CODE_LANGUAGES } from './hooks/markdownLexical'
+import { bothLanguages } from '../../src/lib/i18n/labels'
 
 /**
  * Code blocks with a language picker offering every language the site
@@ -42,9 +43,9 @@ function codeBlock() {
   const block = CodeBlock({ defaultLanguage: 'typescript', languages: CODE_LANGUAGES })
   const fields = block.fields.map((field) => {
     if (!('name' in field)) return field
-    if (field.name === 'code') return { name: 'code', type: 'textarea', label: 'Code', admin: { rows: 8, className: 'code-block-source' } } as const
+    if (field.name === 'code') return { name: 'code', type: 'textarea', label: bothLanguages('admin.field.codeBlock.code.label'), admin: { rows: 8, className: 'code-block-source' } } as const
     if (field.name === 'language')
-      return { name: 'language', label: 'Language', type: 'text', maxLength: 40, defaultValue: 'typescript', validate: validLanguageName, admin: { hidden: true } } as const
+      return { name: 'language', label: bothLanguages('admin.field.codeBlock.language.label'), type: 'text', maxLength: 40, defaultValue: 'typescript', validate: validLanguageName, admin: { hidden: true } } as const
     return field
   })
   return { ...block, fields, jsx: fencedCode }

@@ -12,7 +12,7 @@ import { previewEndpoint, previewNeedsPost } from './endpoints/preview'
 import { deleteReplies } from './hooks/deleteReplies'
 import { renderBody } from './hooks/renderBody'
 import { stampPublishedAt } from './hooks/stampPublishedAt'
-import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
+import { bothLanguages, adminGroup, collectionLabels, optionLabels } from '../../src/lib/i18n/labels'
 
 const systemOnly = { create: () => false, update: () => false }
 
@@ -53,10 +53,7 @@ export const Articles: CollectionConfig = {
       type: 'select',
       required: true,
       defaultValue: defaultFormat,
-      options: [
-        { label: 'Markdown', value: 'markdown' },
-        { label: 'HTML (rich text)', value: 'html' },
-      ],
+      options: optionLabels('admin.option.format', ['markdown', 'html']),
       admin: {
         position: 'sidebar',
         components: { Field: '/src/plugins/content/admin/FormatField#FormatField' },
@@ -111,10 +108,7 @@ export const Articles: CollectionConfig = {
       required: true,
       defaultValue: 'draft',
       index: true,
-      options: [
-        { label: 'Draft', value: 'draft' },
-        { label: 'Published', value: 'published' },
-      ],
+      options: optionLabels('admin.option.articleStatus', ['draft', 'published']),
       admin: { position: 'sidebar' },
     },
     { name: 'publishedAt', type: 'date', index: true, admin: { position: 'sidebar', date: { pickerAppearance: 'dayAndTime' } } },

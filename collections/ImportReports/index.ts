@@ -1,7 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { can, nobody } from '../../src/access'
-import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
+import { bothLanguages, adminGroup, collectionLabels, optionLabels } from '../../src/lib/i18n/labels'
 
 const serverOwned = { create: () => false, update: () => false }
 
@@ -28,7 +28,7 @@ export const ImportReports: CollectionConfig = {
       name: 'source',
       type: 'select',
       required: true,
-      options: ['wordpress', 'ghost', 'inkwell'].map((v) => ({ label: v, value: v })),
+      options: optionLabels('admin.option.importSource', ['wordpress', 'ghost', 'inkwell']),
       access: serverOwned,
     },
     {
@@ -36,7 +36,7 @@ export const ImportReports: CollectionConfig = {
       type: 'select',
       required: true,
       defaultValue: 'running',
-      options: ['running', 'done', 'failed'].map((v) => ({ label: v, value: v })),
+      options: optionLabels('admin.option.importStatus', ['running', 'done', 'failed']),
       access: serverOwned,
     },
     { name: 'dryRun', type: 'checkbox', defaultValue: false, access: serverOwned },

@@ -2,9 +2,9 @@ import type { CollectionConfig } from 'payload'
 
 import { can } from '../../src/access'
 import { serverWritten } from '../../src/fields/serverOwned'
-import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
+import { bothLanguages, adminGroup, collectionLabels, optionLabels } from '../../src/lib/i18n/labels'
 
-const STATES = ['published', 'held', 'spam', 'trash'].map((value) => ({ label: value, value }))
+const STATES = optionLabels('admin.option.replyStatus', ['published', 'held', 'spam', 'trash'])
 
 /**
  * Every change of a reply's state: which reply, who (empty: the rules, on

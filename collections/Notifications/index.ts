@@ -2,7 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { ownsOr } from '../../src/access'
 import { countUnreadAfterChange, countUnreadAfterDelete } from './hooks/countUnread'
-import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
+import { bothLanguages, adminGroup, collectionLabels, optionLabels } from '../../src/lib/i18n/labels'
 
 /** In-site notifications are written by jobs (overrideAccess), read and marked read by their recipient. */
 export const Notifications: CollectionConfig = {
@@ -24,11 +24,7 @@ export const Notifications: CollectionConfig = {
       type: 'select',
       required: true,
       defaultValue: 'reply',
-      options: [
-        { label: 'Reply to your article', value: 'reply' },
-        { label: 'Answer to your reply', value: 'answer' },
-        { label: 'Reply on an article you follow', value: 'followed' },
-      ],
+      options: optionLabels('admin.option.notificationKind', ['reply', 'answer', 'followed']),
       access: { update: () => false },
     },
     { name: 'article', type: 'relationship', relationTo: 'articles', index: true, access: { update: () => false } },

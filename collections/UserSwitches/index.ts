@@ -1,7 +1,7 @@
 import type { CollectionConfig } from 'payload'
 
 import { can } from '../../src/access'
-import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
+import { bothLanguages, adminGroup, collectionLabels, optionLabels } from '../../src/lib/i18n/labels'
 
 const nobody = () => false
 
@@ -29,11 +29,7 @@ export const UserSwitches: CollectionConfig = {
       name: 'action',
       type: 'select',
       required: true,
-      options: [
-        { label: 'Switched to', value: 'switch' },
-        { label: 'Switched back from', value: 'back' },
-        { label: 'Acted as', value: 'act' },
-      ],
+      options: optionLabels('admin.option.userSwitchAction', ['switch', 'back', 'act']),
     },
     { name: 'target', label: bothLanguages('admin.field.userSwitches.target.label'), type: 'relationship', relationTo: 'users', index: true },
     // For `act`: what the owner did while switched (create, update, delete) and to what ("articles 12", "global site-settings").

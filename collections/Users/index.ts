@@ -21,6 +21,7 @@ import { markVerified, noPayloadVerificationMail } from './hooks/emailVerificati
 import { registrationFormOnly } from './hooks/registrationFormOnly'
 import { languageFromBrowser } from './hooks/languageFromBrowser'
 import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
+import { LANGUAGE_NAMES } from '../../src/lib/i18n/names'
 
 export type UsersOptions = { secureCookies: boolean; baseUrl: string; verifyEmail: boolean; sessionMaxAgeSeconds: number }
 
@@ -121,10 +122,8 @@ export function createUsers({ secureCookies, baseUrl, verifyEmail, sessionMaxAge
         // The interface language (reader site, admin, mails); set from the browser's Accept-Language on registration.
         name: 'language',
         type: 'select',
-        options: [
-          { label: 'English', value: 'en' },
-          { label: '中文（简体）', value: 'zh-CN' },
-        ],
+        // Each language by its own name, whatever the admin's language (as the site's switcher shows them).
+        options: LANGUAGE_NAMES.map(([value, label]) => ({ value, label })),
         admin: { description: bothLanguages('admin.field.users.language') },
         access: { read: fieldSelfOr('users.manage') },
         hooks: { beforeChange: [languageFromBrowser] },

@@ -2,7 +2,7 @@ import type { CollectionConfig } from 'payload'
 
 import { can } from '../../src/access'
 import { WEBHOOK_EVENTS } from '../../src/plugins/webhooks/events'
-import { bothLanguages, adminGroup, collectionLabels } from '../../src/lib/i18n/labels'
+import { bothLanguages, adminGroup, collectionLabels, optionLabels } from '../../src/lib/i18n/labels'
 
 const serverOwned = { create: () => false, update: () => false }
 
@@ -36,7 +36,7 @@ export const WebhookDeliveries: CollectionConfig = {
       required: true,
       defaultValue: 'pending',
       index: true,
-      options: ['pending', 'sending', 'delivered', 'failed'].map((value) => ({ label: value, value })),
+      options: optionLabels('admin.option.deliveryStatus', ['pending', 'sending', 'delivered', 'failed']),
       access: serverOwned,
     },
     { name: 'attemptCount', type: 'number', defaultValue: 0, access: serverOwned },

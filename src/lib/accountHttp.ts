@@ -3,6 +3,8 @@ import { generateCookie, generateExpiredPayloadCookie, parseCookies } from 'payl
 import { ValidationError, type Endpoint, type PayloadRequest } from 'payload'
 
 import { MAX_EMAIL_LENGTH } from './emailAddress'
+import { translator, type Translate } from './i18n'
+import { translatorFor } from './i18n/request'
 import { errorResponse } from './errorResponse'
 import { MAX_PASSWORD_LENGTH } from './password'
 
@@ -11,11 +13,12 @@ export type FieldErrors = Record<string, string>
 /**
  * A 4xx answer in Payload's error shape naming each field that was wrong, so
  * the form can show the message beside it; `form` is the message about the
- * whole form (no field named).
+ * whole form (no field named). The messages come in the request's language;
+ * `t` only words the general one when there is none.
  */
-export function fieldErrors(errors: FieldErrors, status = 400, headers?: Headers): Response {
+export function fieldErrors(errors: FieldErrors, status = 400, headers?: Headers, t: Translate = translator('en')): Response {
   const { form, ...fields } = errors
-  const message = form ?? Object.values(fields)[0] ?? 'Please check the form.'
+  const message = form ?? Object.values(fields)[0] ?? t('error.form.check')
   return errorResponse(status, { message, fields, headers: noStore(headers) })
 }
 
@@ -46,11 +49,11 @@ export const FIELD_LIMITS: Record<string, number> = {
 export const DEFAULT_FIELD_LIMIT = 4096
 
 /** Field errors for every value longer than its limit, naming the field and the limit. */
-export function overLongFields(body: Record<string, string>): FieldErrors | undefined {
+export function overLongFields(body: Record<string, string>, t: Translate = translator('en')): FieldErrors | undefined {
   const errors: FieldErrors = {}
   for (const [field, value] of Object.entries(body)) {
     const limit = FIELD_LIMITS[field] ?? DEFAULT_FIELD_LIMIT
-    if (value.length > limit) errors[field] = `Use at most ${limit} characters for ${field}.`
+    if (value.length > limit) errors[field] = t('error.form.tooLong', { max: limit, field })
   }
   return Object.keys(errors).length ? errors : undefined
 }
@@ -91,13 +94,11 @@ export function accountEndpoint(
 ): Endpoint {
   const run: Endpoint['handler'] = async (req) => {
     if (method === 'get') return handler(req, {})
-    if (isCrossSite(req)) {
-      return fieldErrors({ form: 'This form was sent from another site. Open the page on this site and send it again.' }, 403)
-    }
+    if (isCrossSite(req)) return fieldErrors({ form: translatorFor(req)('error.form.crossSite') }, 403)
     // A multipart upload reads its own body (the file), with its own size limit.
     if (multipart) return handler(req, {})
     const body = await readBody(req)
-    const tooLong = overLongFields(body)
+    const tooLong = overLongFields(body, translatorFor(req))
     return tooLong ? fieldErrors(tooLong) : handler(req, body)
   }
   return { path: `/accounts${path}`, method, handler: run }

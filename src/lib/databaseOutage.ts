@@ -13,7 +13,6 @@
 export const DATABASE_RETRY_AFTER_SECONDS = 5
 
 /** What the API answers (Payload's error shape) while the database is away. */
-export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is unavailable for a moment (a restart or a failover): try again in a few seconds.'
 
 /** Node's socket errors when the server is not there or went away. */
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])

@@ -9,6 +9,8 @@ import { APIError } from 'payload'
 import { RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
 
 import { pluginOptionsOf } from '../plugins/pluginOptions'
+import type { MessageKey } from './i18n'
+import { validationTranslator } from './i18n/request'
 import { poolOf } from './pool'
 import { connectRedis, whenReady } from './redis'
 
@@ -53,10 +55,13 @@ function windows(settings: RateLimitSettings): Record<RateLimitedAction, Window>
   }
 }
 
+/** What a refusal says was too many: a catalog key, worded in the request's language. */
+export type LimitedWhat = Extract<MessageKey, `error.rateLimit.${string}`>
+
 export class RateLimited extends APIError {
   readonly retryAfterSeconds: number
-  constructor(retryAfterSeconds: number, what = 'Too many attempts from your address.') {
-    super(`${what} Try again in ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minute(s).`, 429, undefined, true)
+  constructor(retryAfterSeconds: number, message: string) {
+    super(message, 429, undefined, true)
     this.retryAfterSeconds = Math.max(1, Math.ceil(retryAfterSeconds))
   }
 }
@@ -128,20 +133,24 @@ export async function limitByIp(req: PayloadRequest, action: RateLimitedAction):
 }
 
 /** The same for a route served outside Payload's handlers (the sign-in routes under /login): the request's address. */
-export async function limitRequestByIp(payload: Payload, request: Request, action: RateLimitedAction, what?: string): Promise<void> {
+export async function limitRequestByIp(payload: Payload, request: Request, action: RateLimitedAction, what?: LimitedWhat): Promise<void> {
   const ip = clientIp({ headers: request.headers, payloadAPI: 'REST' })
-  if (ip) await limitByKey({ payload } as PayloadRequest, action, ip, what)
+  if (ip) await limitByKey({ payload, headers: request.headers } as PayloadRequest, action, ip, what)
 }
 
 /** Counts one attempt for `key` (an address, a user id); throws a 429 RateLimited when the window is used up. */
-export async function limitByKey(req: PayloadRequest, action: RateLimitedAction, key: string, what?: string): Promise<void> {
+export async function limitByKey(req: PayloadRequest, action: RateLimitedAction, key: string, what: LimitedWhat = 'error.rateLimit.attempts'): Promise<void> {
   const { payload } = req
   if (!limiters.has(payload)) limiters.set(payload, buildLimiters(payload, settingsOf(payload)))
   const limiter = (await limiters.get(payload)!)[action]
   try {
     await limiter.consume(key)
   } catch (result) {
-    if (result instanceof RateLimiterRes) throw new RateLimited(result.msBeforeNext / 1000, what)
+    if (result instanceof RateLimiterRes) {
+      const t = validationTranslator(req)
+      const minutes = Math.max(1, Math.ceil(result.msBeforeNext / 60_000))
+      throw new RateLimited(result.msBeforeNext / 1000, `${t(what)} ${t('error.retryIn', { count: minutes })}`)
+    }
     throw result
   }
 }

@@ -16,7 +16,7 @@ import { contentPlugin } from './content'
 import { dashboardPlugin } from './dashboard'
 import { draftsPlugin } from './drafts'
 import { jobsPlugin } from './jobs'
-import { languagesPlugin } from './languages'
+import { fieldLabelsPlugin, languagesPlugin } from './languages'
 import { notificationsPlugin } from './notifications'
 import { oauthPlugin } from './oauth'
 import { COMPOSITION_KEY, withPluginOptions } from './pluginOptions'
@@ -42,7 +42,7 @@ import { webhooksPlugin } from './webhooks'
  * (article URLs), storage (where uploads live: its columns are part of the media schema), drafts (what "published" means: Payload's versions of
  * articles), jobs (the queue every enqueue goes through), and the rules
  * every collection obeys: renderCache (purges the server's page cache),
- * listLimits and guards (security rules).
+ * listLimits and guards (security rules), and fieldLabels (every field's admin label in both languages).
  */
 export const OPTIONAL_PLUGINS = ['oauth', 'userSwitch', 'notifications', 'search', 'activity', 'dashboard', 'seo', 'accessTokens', 'webhooks', 'moderation', 'import', 'backup'] as const
 export type OptionalPlugin = (typeof OPTIONAL_PLUGINS)[number]
@@ -101,6 +101,8 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     accessTokens: accessTokensPlugin(),
     // After every plugin that adds collections: a switched session's refusals and its log of acts cover all of them.
     userSwitch: userSwitchPlugin({ debug: env.debug, production: env.production }),
+    // After every plugin that adds fields: each field without a label gets the catalogs' (src/plugins/languages).
+    fieldLabels: fieldLabelsPlugin(),
     // After every plugin that adds collections: rules all of them obey (server-owned fields, sort paths, text).
     guards: guardsPlugin(),
   }

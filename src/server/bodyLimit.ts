@@ -15,6 +15,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 
+import { requestedLanguage, t } from '../lib/i18n'
+
 export type BodyLimits = { maxBodyBytes: number; uploadMaxBytes: number }
 
 const UPLOAD_ROUTES = /^\/api\/(media|accounts\/avatar)(\/|\?|$)/
@@ -32,7 +34,8 @@ export function bodyLimitFor(req: IncomingMessage, limits: BodyLimits): number {
 
 function answerTooLarge(req: IncomingMessage, res: ServerResponse, limit: number, setting: string) {
   if (res.headersSent) return void req.destroy()
-  const message = `The request body is larger than ${limit.toLocaleString('en')} bytes (${setting}).`
+  // In the language the request asks for (its `lang` cookie or Accept-Language): no session is looked up before the body.
+  const message = t(requestedLanguage(req.headers.cookie, req.headers['accept-language']) ?? 'en', 'error.body.tooLarge', { limit, setting })
   const api = (req.url ?? '').startsWith('/api/')
   const body = api ? JSON.stringify({ errors: [{ message }] }) : message + '\n'
   res.writeHead(413, {

@@ -3,7 +3,9 @@
  * English browser, chooses Chinese in the profile (which saves it and sets
  * Payload's `payload-lng` cookie), then opens the admin's dashboard and the
  * queue console (pg-boss, so it has its tables): their words are the
- * catalogs' Chinese, not English. Screenshots go to .ci/out/ (not committed).
+ * catalogs' Chinese, not English, and so are the navigation's collection names
+ * and groups, and the articles list's columns and status labels. Screenshots go
+ * to .ci/out/ (not committed).
  */
 import { mkdirSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
@@ -62,6 +64,24 @@ describe('the admin’s own components in the user’s admin language', () => {
     expect((await dashboard.root().locator('h2, button, dt').allTextContents()).join(' ')).not.toMatch(/[A-Za-z]{2}/)
     await dashboard.chart('activity').getByRole('button', { name: '显示表格' }).waitFor()
     await page.screenshot({ path: `${OUT}/i18n-admin-dashboard-zh.png`, fullPage: true })
+
+    // The navigation's collection names and groups: read, never clicked (a collapsed group still holds its links).
+    await page.locator('.nav__link').first().waitFor({ state: 'attached' })
+    const navLabel = (id: string) => page.locator(`#${id} .nav__link-label`).textContent()
+    expect(await navLabel('nav-articles')).toBe('文章')
+    expect(await navLabel('nav-categories')).toBe('分类')
+    expect(await navLabel('nav-users')).toBe('用户')
+    expect(await navLabel('nav-redirects')).toBe('重定向')
+    expect(await navLabel('nav-global-site-settings')).toBe('站点设置')
+    expect(await page.locator('.nav-group__label').allTextContents()).toEqual(expect.arrayContaining(['内容', '用户与权限', '设置', '站点']))
+    expect((await page.locator('.nav-group__label').allTextContents()).join(' ')).not.toMatch(/[A-Za-z]/)
+
+    // The articles list: its columns are the fields' labels, its status cells the options' labels.
+    await page.goto(`${app.url}/admin/collections/articles`)
+    await page.locator('table thead').waitFor()
+    expect((await page.locator('table thead th').allTextContents()).map((s) => s.trim())).toEqual(expect.arrayContaining(['标题', '作者', '分类', '状态', '发布时间', '浏览量']))
+    expect(await page.locator('table tbody .cell-status').allTextContents()).toContain('已发布')
+    await page.screenshot({ path: `${OUT}/i18n-admin-articles-zh.png`, fullPage: true })
 
     const queues = new QueueConsolePage(page, app.url)
     await page.goto(`${app.url}/admin/queues`)

@@ -55,7 +55,7 @@ describe('profile', () => {
     // An over-long value is refused before anything else looks at it, naming the field and its limit.
     const long = await reader.request('/api/accounts/profile', { json: { name: 'Grace', introduction: 'x'.repeat(2001) } })
     expect(long.status).toBe(400)
-    expect(apiErrorOf(await long.json()).fields).toEqual({ introduction: 'Use at most 2000 characters for introduction.' })
+    expect(apiErrorOf(await long.json()).fields).toEqual({ introduction: 'Use at most 2,000 characters for introduction.' })
     expect((await readerDoc()).name).toBe('Grace Hopper')
   })
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { createTestPayload, type TestPayload } from '../helpers/payload'
-import { LOGIN_REFUSED } from '../../src/plugins/accounts/endpoints/login'
+import { t as message } from '../../src/lib/i18n'
 import { RATE_LIMITS } from '../../src/lib/rateLimit'
 import { Browser, validUser } from './accounts-client'
 import { apiErrorOf } from '../../frontend/src/lib/api/errors'
@@ -70,7 +70,7 @@ describe('login', () => {
     expect(reply.status).toBe(401)
     expect(apiErrorOf(await reply.json()).message).toMatch(/After 5 failed attempts an account is locked for 10 minutes/)
     const unknown = await browser().login('nobody@example.test', PASSWORD)
-    expect(apiErrorOf(await unknown.json()).message).toBe(LOGIN_REFUSED)
+    expect(apiErrorOf(await unknown.json()).message).toBe(message('en', 'error.login.failed'))
   })
 })
 

@@ -44,8 +44,9 @@ describe('validation messages in the request’s language', () => {
     const chinese = await rest('reader@example.test', 'POST', '/replies', { article: articleId, body: '  \u200b ' }, { 'accept-language': 'zh-CN,zh;q=0.9' })
     expect(chinese.status).toBe(400)
     expect(fieldErrors(chinese.body)).toEqual({ body: '回复不能为空。' })
-    // The answer's sentence names the field by its label (the project's errorResponse), then the rule.
-    expect(chinese.body.errors![0]!.message).toBe('Body: 回复不能为空。')
+    // The answer's sentence names the field by its label (the project's errorResponse), then the rule:
+    // the label is the catalogs' too (src/plugins/languages/fieldLabels.ts), in the language Payload chose.
+    expect(chinese.body.errors![0]!.message).toBe('正文: 回复不能为空。')
 
     const english = await rest('reader@example.test', 'POST', '/replies', { article: articleId, body: '' })
     expect(english.status).toBe(400)
@@ -143,5 +144,75 @@ describe('hook and API errors in the request’s language', () => {
     const english = await send({})
     expect(english.status).toBe(415)
     expect(english.message).toMatch(/^Content-Type text\/plain is not accepted here\. Send the document as JSON/)
+  })
+})
+
+/**
+ * The refusals that were still English (issue 31, the rest): the list limit,
+ * moderation and registration, the reset endpoint, each in the language the
+ * request asks for — Accept-Language, the `lang` cookie, or the user's own choice.
+ */
+describe('refusals of the guards, moderation and account endpoints in the request’s language', () => {
+  const message = (body: Awaited<ReturnType<typeof rest>>['body']) => body.errors?.[0]?.message
+
+  it('the list limit: pagination=false refused in Chinese (Accept-Language, then the user’s choice), English by default', async () => {
+    await setLanguage(cast.reader.id, null)
+    const chinese = await rest('reader@example.test', 'GET', '/tags?pagination=false', undefined, { 'accept-language': 'zh-CN' })
+    expect(chinese.status).toBe(400)
+    expect(fieldErrors(chinese.body)).toEqual({ pagination: '不支持 pagination=false：请用 limit 和 page 分页读取，每页最多 100 条。' })
+
+    await setLanguage(cast.reader.id, 'zh-CN')
+    const chosen = await rest('reader@example.test', 'GET', '/tags?pagination=false', undefined, { 'accept-language': 'en' })
+    expect(fieldErrors(chosen.body).pagination).toMatch(/^不支持 pagination=false/)
+
+    await setLanguage(cast.reader.id, null)
+    const english = await rest('reader@example.test', 'GET', '/tags?pagination=false', undefined)
+    expect(fieldErrors(english.body).pagination).toBe('pagination=false is not available; read pages of at most 100 with limit and page.')
+  })
+
+  it('a control character and a NUL in a query', async () => {
+    const stored = await rest('owner@example.test', 'POST', '/tags', { name: 'Bell\u0007' }, { 'accept-language': 'zh-CN' })
+    expect(stored.status).toBe(400)
+    expect(fieldErrors(stored.body)).toEqual({ name: '请删除控制字符 U+0007：文本不能包含不可见的控制字符（制表符和换行除外）。' })
+    const query = await rest('owner@example.test', 'GET', '/tags?where[name][equals]=%00', undefined, { 'accept-language': 'zh-CN' })
+    expect(query.status).toBe(400)
+    expect(message(query.body)).toBe('查询中不能包含 NUL 字符（%00）。')
+  })
+
+  it('moderation: a reply with a blocked word', async () => {
+    const { setRules } = await import('../helpers/moderation')
+    await setRules(t.payload, { blockWords: 'casino', holdFirstReplies: 0 })
+    const chinese = await rest('reader@example.test', 'POST', '/replies', { article: articleId, body: 'Visit my casino' }, { 'accept-language': 'zh-CN' })
+    expect(chinese.status).toBe(400)
+    expect(fieldErrors(chinese.body)).toEqual({ body: '此回复包含本站不允许使用的词：“casino”。' })
+    const english = await rest('reader@example.test', 'POST', '/replies', { article: articleId, body: 'Visit my casino' })
+    expect(fieldErrors(english.body)).toEqual({ body: 'This reply contains a word that is not allowed here: “casino”.' })
+  })
+
+  it('registration: a form caught by the honeypot is refused in the language of the site’s `lang` cookie', async () => {
+    const browser = new Browser(t.payload, t.databaseName)
+    browser.cookies.set('lang', 'zh-CN')
+    const refused = await browser.register({ email: 'bot@example.test', name: 'Bot', password: 'a long enough secret 42', passwordConfirm: 'a long enough secret 42', website: 'http://spam.example' })
+    expect(refused.status).toBe(400)
+    const body = (await refused.json()) as { errors: { data?: { errors?: { path: string; message: string }[] } }[] }
+    expect(body.errors[0]!.data!.errors).toEqual([{ path: 'email', message: '无法创建此账户。如果你是真人，请稍等片刻再试。' }])
+  })
+
+  it('the reset endpoint: an incomplete link, different passwords and a used link, in Chinese, and in English by default', async () => {
+    const reset = (json: unknown, headers: Record<string, string> = {}) =>
+      new Browser(t.payload, t.databaseName).request('/api/accounts/password/reset', { json, headers }).then(async (r) => ({ status: r.status, body: (await r.json()) as { errors: { data?: { errors?: { path: string; message: string }[] } }[] } }))
+    const fields = (body: { errors: { data?: { errors?: { path: string; message: string }[] } }[] }) => Object.fromEntries((body.errors[0]!.data?.errors ?? []).map((e) => [e.path, e.message]))
+    const zh = { 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.5' }
+
+    const incomplete = await reset({ password: 'a long enough secret 42', passwordConfirm: 'another long secret 42' }, zh)
+    expect(incomplete.status).toBe(400)
+    expect(fields(incomplete.body)).toEqual({ token: '此重置链接不完整，请重新申请。', passwordConfirm: '两次输入的密码不一致。' })
+
+    const used = await reset({ token: 'a'.repeat(40), password: 'a long enough secret 42', passwordConfirm: 'a long enough secret 42' }, zh)
+    expect(used.status).toBe(400)
+    expect(fields(used.body)).toEqual({ token: '此重置链接已过期或已被使用，请重新申请。' })
+
+    const english = await reset({ token: 'a'.repeat(40), password: 'a long enough secret 42', passwordConfirm: 'a long enough secret 42' })
+    expect(fields(english.body)).toEqual({ token: 'This reset link has expired or was already used. Ask for a new one.' })
   })
 })

@@ -227,8 +227,9 @@ describe('the moderation queue, reports and the digest', () => {
     await t.payload.delete({ collection: 'replies', where: { body: { like: 'Waiting reply' } } })
   })
 
-  it('mails moderators one daily digest of what waits', async () => {
+  it('mails moderators one daily digest of what waits, each in their language', async () => {
     const { registeredCommands } = await import('../../jobs/commands')
+    await t.payload.update({ collection: 'users', id: cast.owner.id, data: { language: 'zh-CN' } as never })
     const digest = registeredCommands(t.payload).schedules.find((s) => s.name === 'moderation-digest')!
     expect(digest.cron).toBe('0 8 * * *')
     const before = inbox.messages.length
@@ -237,8 +238,12 @@ describe('the moderation queue, reports and the digest', () => {
     const mails = await inbox.waitFor(before + 2)
     const digests = mails.slice(before)
     expect(digests.map(recipient).sort()).toEqual(['admin@example.test', 'owner@example.test'])
-    expect(digests[0]!.subject).toMatch(/waiting for moderation/)
+    const to = (email: string) => digests.find((m) => recipient(m) === email)!
+    expect(to('admin@example.test').subject).toMatch(/^\d+ repl(y is|ies are) waiting for moderation$/)
+    expect(to('owner@example.test').subject).toMatch(/^\d+ 条回复等待审核$/)
+    expect(to('owner@example.test').html).toContain('打开审核队列')
     expect(digests[0]!.html).not.toMatch(/<script/i)
+    await t.payload.update({ collection: 'users', id: cast.owner.id, data: { language: null } as never })
   })
 })
 

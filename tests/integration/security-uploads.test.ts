@@ -41,7 +41,11 @@ describe('uploads', () => {
     const author = await signedIn('author@example.test')
     const reply = await author.request('/api/media', { method: 'POST', body: mediaForm(await png(150)) })
     expect(reply.status).toBe(413)
-    expect((await reply.json()).errors[0].message).toMatch(/UPLOAD_MAX_BYTES/)
+    expect((await reply.json()).errors[0].message).toBe('The file is larger than 0.1 MB (UPLOAD_MAX_BYTES).')
+    // In the uploader's language (issue 31).
+    const chinese = await author.request('/api/media', { method: 'POST', body: mediaForm(await png(150)), headers: { 'accept-language': 'zh-CN' } })
+    expect(chinese.status).toBe(413)
+    expect((await chinese.json()).errors[0].message).toBe('文件超过 0.1 MB（UPLOAD_MAX_BYTES）。')
   })
 
   it('refuse an avatar over the same limit', async () => {

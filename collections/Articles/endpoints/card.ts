@@ -5,6 +5,7 @@ import path from 'node:path'
 import { getEnv } from '../../../src/lib/env'
 import { errorResponse } from '../../../src/lib/errorResponse'
 import { diskStore, type FileStore } from '../../../src/lib/fileStore'
+import { translatorFor } from '../../../src/lib/i18n/request'
 import { limitByIp, RateLimited } from '../../../src/lib/rateLimit'
 import {
   cardETag,
@@ -69,17 +70,18 @@ async function cardContent(req: PayloadRequest, article: CardArticle): Promise<C
  * serving a kept card) is rate-limited per IP (429 with Retry-After).
  */
 const handler: Endpoint['handler'] = async (req) => {
+  const t = translatorFor(req)
   const type = negotiateCardType(req.headers.get('accept'))
   if (!type) {
-    return problem(406, `This URL answers an image, not ${req.headers.get('accept')}. Send Accept: ${IMAGE_TYPES}.`)
+    return problem(406, t('error.card.accept', { accept: req.headers.get('accept') ?? '', types: IMAGE_TYPES }))
   }
-  const parsed = parseCardRequest(await requestedOptions(req))
+  const parsed = parseCardRequest(await requestedOptions(req), t)
   if ('errors' in parsed) {
     const [field, message] = Object.entries(parsed.errors)[0]!
     return errorResponse(400, { message, fields: parsed.errors, headers: { 'Cache-Control': 'no-store', 'X-Invalid-Field': field } })
   }
   const id = String(req.routeParams?.id ?? '')
-  if (!/^\d{1,15}$/.test(id)) return problem(404, `No article has the id "${id}".`)
+  if (!/^\d{1,15}$/.test(id)) return problem(404, t('error.card.noArticle', { id }))
   const article = (await req.payload.findByID({
     collection: 'articles',
     id: Number(id),
@@ -89,7 +91,7 @@ const handler: Endpoint['handler'] = async (req) => {
     req,
     select: { title: true, status: true, updatedAt: true, author: true, category: true },
   })) as CardArticle | null
-  if (!article) return problem(404, `No article has the id "${id}", or you may not read it.`)
+  if (!article) return problem(404, t('error.card.unreadable', { id }))
 
   const content = await cardContent(req, article)
   const options = { ...parsed.value, type }
@@ -111,7 +113,7 @@ const handler: Endpoint['handler'] = async (req) => {
     })
   } catch (error) {
     if (!(error instanceof RateLimited)) throw error
-    return problem(429, `Too many new share images drawn from your address. Try again in ${error.retryAfterSeconds} s; the sizes kept are ${CARD_WIDTHS.join(', ')} px wide.`, undefined, {
+    return problem(429, t('error.card.tooMany', { seconds: error.retryAfterSeconds, widths: CARD_WIDTHS.join(', ') }), undefined, {
       'Retry-After': String(error.retryAfterSeconds),
     })
   }

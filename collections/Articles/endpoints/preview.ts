@@ -4,6 +4,7 @@ import { hasPermission } from '../../../src/access'
 import { renderMarkdown } from '../../../src/lib/markdown'
 import { linkPolicyOf } from '../../../src/plugins/content/options'
 import { errorResponse } from '../../../src/lib/errorResponse'
+import { translatorFor } from '../../../src/lib/i18n/request'
 
 const MAX_PREVIEW_LENGTH = 500_000
 
@@ -16,16 +17,17 @@ export const previewEndpoint: Endpoint = {
   path: '/preview',
   method: 'post',
   handler: async (req) => {
+    const t = translatorFor(req)
     if (!req.user || !(await hasPermission(req, 'articles.create'))) {
-      return Response.json({ errors: [{ message: 'You are not allowed to preview articles.' }] }, { status: 403 })
+      return Response.json({ errors: [{ message: t('error.preview.forbidden') }] }, { status: 403 })
     }
     const body = (await req.json?.().catch(() => undefined)) as { markdown?: unknown } | undefined
     const markdown = body?.markdown
     if (typeof markdown !== 'string') {
-      return errorResponse(400, { fields: { markdown: 'markdown: must be a string.' } })
+      return errorResponse(400, { fields: { markdown: t('error.preview.notText') } })
     }
     if (markdown.length > MAX_PREVIEW_LENGTH) {
-      return errorResponse(400, { fields: { markdown: `markdown: must be at most ${MAX_PREVIEW_LENGTH} characters.` } })
+      return errorResponse(400, { fields: { markdown: t('error.preview.tooLong', { max: MAX_PREVIEW_LENGTH }) } })
     }
     return Response.json({ html: await renderMarkdown(markdown, { links: linkPolicyOf(req.payload) }) }, { headers: { 'Cache-Control': 'no-store' } })
   },
@@ -35,9 +37,9 @@ export const previewEndpoint: Endpoint = {
 export const previewNeedsPost: Endpoint = {
   path: '/preview',
   method: 'get',
-  handler: () =>
+  handler: (req) =>
     Response.json(
-      { errors: [{ message: 'Use POST with {"markdown": "…"} to preview an article.' }] },
+      { errors: [{ message: translatorFor(req)('error.preview.usePost') }] },
       { status: 405, headers: { Allow: 'POST' } },
     ),
 }

@@ -9,7 +9,7 @@ import { limitByKey } from '../../../src/lib/rateLimit'
 export const limitUploadRate: CollectionBeforeOperationHook = async ({ args, operation, req }) => {
   const uploading = operation === 'create' || (operation === 'update' && req.file)
   if (uploading && req.user && req.payloadAPI !== 'local') {
-    await limitByKey(req, 'upload', `user:${req.user.id}`, 'You are uploading too fast.')
+    await limitByKey(req, 'upload', `user:${req.user.id}`, 'error.rateLimit.uploads')
   }
   return args
 }

@@ -2,7 +2,7 @@ import type { GlobalConfig } from 'payload'
 
 import { can, fieldCan } from '../../access'
 import { languageField } from '../../fields/language'
-import { bothLanguages, adminGroup } from '../../lib/i18n/labels'
+import { bothLanguages, adminGroup, optionLabels } from '../../lib/i18n/labels'
 
 export const SiteSettings: GlobalConfig = {
   slug: 'site-settings',
@@ -33,10 +33,7 @@ export const SiteSettings: GlobalConfig = {
       name: 'defaultEditorFormat',
       type: 'select',
       defaultValue: 'markdown',
-      options: [
-        { label: 'Markdown', value: 'markdown' },
-        { label: 'HTML (rich text)', value: 'html' },
-      ],
+      options: optionLabels('admin.option.format', ['markdown', 'html']),
     },
     languageField({
       name: 'defaultLanguage',

@@ -31,3 +31,14 @@ export const collectionLabels = (prefix: Labelled) => ({
 
 /** A collection's sidebar group in the admin. */
 export const adminGroup = (group: 'content' | 'people' | 'settings' | 'site') => bothLanguages(`admin.group.${group}`)
+
+/** The values whose catalog key `<prefix>.<value>` exists: a select's option without its label is a type error. */
+type OptionValue<P extends string> = { [K in MessageKey]: K extends `${P}.${infer V}` ? V : never }[MessageKey]
+
+/**
+ * A select field's `options`, each labelled from the catalog's `<prefix>.<value>`
+ * in both languages, so the admin shows "草稿" to a Chinese editor where it
+ * shows "Draft" to an English one; the stored value stays the code.
+ */
+export const optionLabels = <P extends string, V extends OptionValue<P>>(prefix: P, values: readonly V[]): { value: V; label: AdminLabel }[] =>
+  values.map((value) => ({ value, label: bothLanguages(`${prefix}.${value}` as MessageKey) }))

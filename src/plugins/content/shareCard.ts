@@ -13,6 +13,7 @@ import { LRUCache } from 'lru-cache'
 import sharp from 'sharp'
 
 import { readWhole, type FileStore } from '../../lib/fileStore'
+import { translator, type Translate } from '../../lib/i18n'
 
 export const CARD_FORMATS = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp' } as const
 export type CardType = keyof typeof CARD_FORMATS
@@ -200,17 +201,17 @@ export function negotiateCardType(accept: string | null): CardType | undefined {
 export type CardRequest = { width: number; theme: CardTheme }
 export type CardFieldErrors = Record<string, string>
 
-/** Width (snapped to the nearest of CARD_WIDTHS) and theme from a JSON body or a query string, or the field errors naming what is wrong. */
-export function parseCardRequest(input: Record<string, unknown>): { value: CardRequest } | { errors: CardFieldErrors } {
+/** Width (snapped to the nearest of CARD_WIDTHS) and theme from a JSON body or a query string, or the field errors naming what is wrong (worded by `t`). */
+export function parseCardRequest(input: Record<string, unknown>, t: Translate = translator('en')): { value: CardRequest } | { errors: CardFieldErrors } {
   const errors: CardFieldErrors = {}
   const rawWidth = input.width ?? CARD_WIDTH.default
   const width = typeof rawWidth === 'string' && /^\d{1,5}$/.test(rawWidth.trim()) ? Number(rawWidth) : rawWidth
   if (typeof width !== 'number' || !Number.isInteger(width) || width < CARD_WIDTH.min || width > CARD_WIDTH.max) {
-    errors.width = `width must be a whole number of pixels from ${CARD_WIDTH.min} to ${CARD_WIDTH.max} (got ${JSON.stringify(rawWidth)}).`
+    errors.width = t('error.card.width', { min: String(CARD_WIDTH.min), max: String(CARD_WIDTH.max), got: JSON.stringify(rawWidth) ?? 'undefined' })
   }
   const theme = input.theme ?? 'light'
   if (typeof theme !== 'string' || !(CARD_THEMES as readonly string[]).includes(theme)) {
-    errors.theme = `theme must be one of ${CARD_THEMES.map((t) => `"${t}"`).join(', ')} (got ${JSON.stringify(theme)}).`
+    errors.theme = t('error.card.theme', { themes: CARD_THEMES.map((name) => `"${name}"`).join(', '), got: JSON.stringify(theme) ?? 'undefined' })
   }
   return Object.keys(errors).length ? { errors } : { value: { width: snapCardWidth(width as number), theme: theme as CardTheme } }
 }

@@ -35,16 +35,17 @@ export function dashboardEndpoint(timeZone: string): Endpoint {
     path: DASHBOARD_API_PATH,
     method: 'get',
     handler: async (req: PayloadRequest) => {
-      if (!req.user) return problem(401, 'Sign in to see the dashboard.')
+      const t = translatorFor(req)
+      if (!req.user) return problem(401, t('error.dashboard.signIn'))
       const scope = await dashboardScope(req)
-      if (!scope) return problem(403, translatorFor(req)('dashboard.refused'))
+      if (!scope) return problem(403, t('dashboard.refused'))
       const params = new URL(req.url ?? 'http://localhost/').searchParams
       const period = parsePeriod(params.get('period'))
-      if (!period) return problem(400, 'period must be day, month or year.', 'period')
+      if (!period) return problem(400, t('error.dashboard.period'), 'period')
       const articleId = parseArticle(params.get('article'))
-      if (articleId === null) return problem(400, 'article must be an article id (a positive whole number).', 'article')
+      if (articleId === null) return problem(400, t('error.dashboard.article'), 'article')
       const data = await dashboardData(req.payload, { period, scope, timeZone, articleId })
-      if (!data) return problem(404, scope.kind === 'author' ? 'No article of yours has this id.' : 'No article has this id.', 'article')
+      if (!data) return problem(404, t(scope.kind === 'author' ? 'error.dashboard.notYours' : 'error.dashboard.noArticle'), 'article')
       return Response.json(data, { headers: PRIVATE })
     },
   }

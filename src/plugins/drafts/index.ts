@@ -83,6 +83,7 @@ import type { CollectionAfterChangeHook, CollectionConfig, Config, Field, Plugin
 
 import { readArticleVersions } from '../../../collections/Articles/access'
 import { serverWritten } from '../../fields/serverOwned'
+import { bothLanguages } from '../../lib/i18n/labels'
 import { decorateCollection } from '../decorateCollection'
 import { clearDraftOnly, keepPendingDraft, mirrorStatus, normalizeStatus, publishedOnly } from './publishedState'
 import { livePreviewPath, previewPath } from './previewToken'
@@ -99,10 +100,10 @@ export type DraftsOptions = {
 /** Who saved the article, stamped on every save: each version keeps it, so the history says who and when. */
 const editedByField: Field = {
   name: 'editedBy',
-  label: 'Saved by',
+  label: bothLanguages('admin.field.drafts.editedBy.label'),
   type: 'relationship',
   relationTo: 'users',
-  admin: { position: 'sidebar', readOnly: true, description: 'Who saved this version.' },
+  admin: { position: 'sidebar', readOnly: true, description: bothLanguages('admin.field.drafts.editedBy') },
   // Stamped by mirrorStatus (publishedState.ts); an editor's name is not public, so only signed-in users read it.
   access: { ...serverWritten, read: ({ req }) => Boolean(req.user) },
 }
@@ -110,7 +111,7 @@ const editedByField: Field = {
 const readOnlyStatus = (fields: Field[]): Field[] =>
   fields.map((f) =>
     'name' in f && f.name === 'status'
-      ? ({ ...f, admin: { ...f.admin, readOnly: true, description: 'Follows Publish and Unpublish.' } } as Field)
+      ? ({ ...f, admin: { ...f.admin, readOnly: true, description: bothLanguages('admin.field.drafts.status') } } as Field)
       : f,
   )
 

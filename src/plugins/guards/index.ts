@@ -1,10 +1,11 @@
 import type { CollectionConfig, Config, GlobalConfig, Plugin } from 'payload'
 
-import { databaseOutageAsUnavailable, requireDocumentBody, requireNumericId, wordClientErrors } from '../../../hooks/clientErrors'
+import { databaseOutageAsUnavailable, requireDocumentBody, requireNumericId, uploadTooLarge, wordClientErrors } from '../../../hooks/clientErrors'
 import { guardSortPaths } from '../../../hooks/guardSortPaths'
 import { refuseForbiddenCharacters, refuseForbiddenCharactersInGlobal } from '../../../hooks/refuseForbiddenCharacters'
 import { refuseNulInQuery } from '../../../hooks/refuseNulInQuery'
 import { databaseAnswers } from '../../lib/databaseOutage'
+import { translator } from '../../lib/i18n'
 import { watchSessionLookups } from '../../lib/payloadPatches'
 import { poolIfConnected } from '../../lib/pool'
 import { authSecretFields, timestampFields } from '../../fields/serverOwned'
@@ -16,8 +17,9 @@ import { authSecretFields, timestampFields } from '../../fields/serverOwned'
  *    read, filtered nor sorted on by a client, directly or across a relationship;
  *  - no text, in any collection or global, holds a character that PostgreSQL
  *    or XML refuses (400 naming the field), and no query asks for one (400);
- *  - a client's mistake (no readable body, an id that names nothing) answers
- *    4xx naming the field and the rule, never 500;
+ *  - a client's mistake (no readable body, an id that names nothing, a file
+ *    over the upload limit) answers 4xx naming the field and the rule, in the
+ *    request's language, never 500;
  *  - while the database is away, a request that needed it answers 503 with
  *    Retry-After (src/lib/databaseOutage.ts), never 500.
  * Last in the plugin list, so it sees every collection.
@@ -27,6 +29,8 @@ export const guardsPlugin = (): Plugin => (config: Config): Config => ({
   collections: (config.collections ?? []).map(guardCollection),
   globals: (config.globals ?? []).map(guardGlobal),
   hooks: { ...config.hooks, afterError: [...(config.hooks?.afterError ?? []), wordClientErrors, databaseOutageAsUnavailable] },
+  // Payload's one message for a file over the limit; wordClientErrors tells it in the request's language.
+  upload: config.upload?.limits?.fileSize ? { ...config.upload, responseOnLimit: uploadTooLarge(translator('en'), config.upload.limits.fileSize) } : config.upload,
   onInit: async (payload) => {
     await config.onInit?.(payload)
     watchSessionLookups(payload, () => databaseAnswers(poolIfConnected(payload)))

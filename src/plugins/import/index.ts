@@ -22,6 +22,8 @@ import type { Config, Field, Payload, Plugin } from 'payload'
 import { ImportReports } from '../../../collections/ImportReports'
 import { addCommands, CommandFailure, type CommandIO } from '../../../jobs/commands'
 import { can } from '../../access'
+import { t, type Language } from '../../lib/i18n'
+import { adminGroup, bothLanguages, collectionLabels } from '../../lib/i18n/labels'
 import type { OutboundPolicy } from '../../lib/outboundFetch'
 import { addToConfig } from '../addToConfig'
 import { decorateCollection } from '../decorateCollection'
@@ -37,10 +39,20 @@ export type ImportOptions = { outbound: OutboundPolicy; /** The site's address: 
 /** The name a reply by someone without an account was signed with (imported comments). */
 const guestName: Field = {
   name: 'guestName',
+  label: bothLanguages('admin.field.replies.guestName.label'),
   type: 'text',
   maxLength: 100,
   access: { create: () => false, update: () => false },
-  admin: { readOnly: true, position: 'sidebar', description: 'Imported comment: the name its writer signed with.' },
+  admin: { readOnly: true, position: 'sidebar', description: bothLanguages('admin.field.replies.guestName') },
+}
+
+/** The words of plugin-redirects' fields, which ships no Chinese: both languages from the catalogs (ours win over its English). */
+const REDIRECT_WORDS = ['customUrl', 'documentToRedirect', 'fromUrl', 'internalLink', 'redirectType', 'toUrlType'] as const
+
+function withRedirectWords(config: Config): Config {
+  const words = (lang: Language) => ({ 'plugin-redirects': Object.fromEntries(REDIRECT_WORDS.map((w) => [w, t(lang, `admin.redirects.${w}`)])) })
+  const translations = (config.i18n?.translations ?? {}) as Record<string, object>
+  return { ...config, i18n: { ...config.i18n, translations: { ...translations, en: { ...translations.en, ...words('en') }, zh: { ...translations.zh, ...words('zh-CN') } } } }
 }
 
 type Parsed = { file: string; flags: Set<string>; values: Map<string, string> }
@@ -79,11 +91,12 @@ export const importPlugin =
     const redirects = redirectsPlugin({
       collections: ['articles'],
       overrides: {
-        admin: { useAsTitle: 'from', group: 'Settings', description: 'Old addresses answering 301 with a new one (imports add those of the old site).' },
+        labels: collectionLabels('admin.redirects'),
+        admin: { useAsTitle: 'from', group: adminGroup('settings'), description: bothLanguages('admin.redirects.description') },
         access: { read: () => true, create: can('settings.manage'), update: can('settings.manage'), delete: can('settings.manage') },
       },
     })
-    const withCollections = redirects(addToConfig({ collections: [ImportReports] })(config) as Config) as Config
+    const withCollections = redirects(withRedirectWords(addToConfig({ collections: [ImportReports] })(config) as Config)) as Config
     const withGuests = decorateCollection(withCollections, 'replies', 'importPlugin', (c) => ({ ...c, fields: [...c.fields, guestName] }))
     return addCommands(withGuests, [
       {

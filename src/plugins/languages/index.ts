@@ -14,6 +14,7 @@ import { zh } from '@payloadcms/translations/languages/zh'
 import type { Plugin } from 'payload'
 
 export { PAYLOAD_LANGUAGE } from './names'
+export { fieldLabelsPlugin } from './fieldLabels'
 
 export const languagesPlugin =
   (): Plugin =>

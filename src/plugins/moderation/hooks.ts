@@ -24,7 +24,7 @@ import { hasPermission, permissionsOf } from '../../access'
 import { transactionDb } from '../../lib/pool'
 import { sql } from '@payloadcms/db-postgres'
 import { AKISMET_REPORT_JOB, askAkismet, permalinkOf, visitorOf, type Akismet, type AkismetContext, type AkismetVerdict } from './akismet'
-import { message } from './messages'
+import { validationTranslator } from '../../lib/i18n/request'
 import { decide, type Rules, type ReplyState } from './rules'
 import { rulesOf } from './settings'
 import { scoreText } from './score'
@@ -85,7 +85,7 @@ async function judge(req: PayloadRequest, text: string, fingerprint: string, aki
   const score = scoreText(model, text, { ...facts, akismet: verdict })
   const decision = decide(rules, text, { trusted, blocked: facts.blocked, publishedReplies: facts.publishedReplies }, score)
   if ('refused' in decision) {
-    throw new ValidationError({ collection: 'replies', errors: [{ path: 'body', message: message('blockedWord', { word: decision.refused }) }] })
+    throw new ValidationError({ collection: 'replies', errors: [{ path: 'body', message: validationTranslator(req)('error.moderation.blockedWord', { word: decision.refused }) }] })
   }
   // Kept on the reply only when Akismet saw it, so a moderator's decision can be reported with the same facts.
   return { state: decision.state, score: score.score, reasons: decision.reasons, akismetContext: verdict ? visitor : undefined }

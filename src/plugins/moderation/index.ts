@@ -29,7 +29,7 @@ import { digestSchedule } from './digest'
 import { scoreRegistration } from './registration'
 import { handleModerationAction, MODERATION_ACTION_PATH, MODERATION_QUEUE_PATH } from './queue'
 import { moderationSettingsField } from './settings'
-import { bothLanguages } from '../../lib/i18n/labels'
+import { bothLanguages, optionLabels } from '../../lib/i18n/labels'
 
 declare module '../../../jobs/definitions' {
   interface JobData {
@@ -51,7 +51,7 @@ const replyFields: Field[] = [
     type: 'select',
     defaultValue: 'published',
     index: true,
-    options: REPLY_STATES.map((value) => ({ label: value[0].toUpperCase() + value.slice(1), value })),
+    options: optionLabels('admin.option.replyStatus', REPLY_STATES),
     // Set by the rules on posting; changed by moderators only (anyone else's value is dropped, on every path).
     access: { create: () => false, update: fieldCan(MODERATE) },
     admin: { position: 'sidebar', description: bothLanguages('admin.field.replies.status') },

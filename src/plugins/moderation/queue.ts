@@ -6,6 +6,7 @@
  * notifications on first approval — apply exactly as on REST and GraphQL.
  */
 import type { Payload, PayloadRequest, Where } from 'payload'
+import { validationTranslator } from '../../lib/i18n/request'
 
 import { hasPermission } from '../../access'
 import { errorResponse } from '../../lib/errorResponse'
@@ -162,15 +163,15 @@ async function readForm(req: PayloadRequest): Promise<Record<string, string[]>> 
  */
 export async function handleModerationAction(req: PayloadRequest): Promise<Response> {
   if (!req.user || !(await hasPermission(req, MODERATE))) {
-    return errorResponse(req.user ? 403 : 401, { message: 'Moderating replies needs the replies.moderate permission.' })
+    return errorResponse(req.user ? 403 : 401, { message: validationTranslator(req)('error.moderation.permission') })
   }
   const form = await readForm(req)
   const action = form.action?.[0] ?? ''
   const state = ACTIONS[action]
-  if (!state) return errorResponse(400, { fields: { action: 'must be approve, spam, trash or hold' } })
+  if (!state) return errorResponse(400, { fields: { action: validationTranslator(req)('error.moderation.action') } })
   const ids = [...new Set((form.ids ?? []).map(Number))]
   if (ids.length === 0 || ids.length > QUEUE_PAGE_SIZE || ids.some((id) => !Number.isInteger(id) || id <= 0)) {
-    return errorResponse(400, { fields: { ids: `choose between 1 and ${QUEUE_PAGE_SIZE} replies` } })
+    return errorResponse(400, { fields: { ids: validationTranslator(req)('error.moderation.ids', { max: QUEUE_PAGE_SIZE }) } })
   }
   const block = state === 'spam' && ['on', 'true', '1'].includes(form.block?.[0] ?? '')
   const { docs } = await req.payload.update({

@@ -17,7 +17,7 @@ import { ValidationError } from 'payload'
 import { REGISTRATION_FORM } from '../../../collections/Users/hooks/registrationFormOnly'
 import { askAkismet, visitorOf, type Akismet, type AkismetVerdict } from './akismet'
 import { sigmoid } from './classifier'
-import { message } from './messages'
+import { validationTranslator } from '../../lib/i18n/request'
 import { rulesOf } from './settings'
 import { PRIOR_LOG_ODDS } from './score'
 import { signals } from './signals'
@@ -71,7 +71,7 @@ export const scoreRegistration =
     if (!form || typeof form !== 'object') return data // not the public form: the admin, a manager, the application
     const { honeypot, formStamp: stamp } = form as RegistrationForm
     const refuse = () => {
-      throw new ValidationError({ collection: 'users', errors: [{ path: 'email', message: message('registrationRefused') }] })
+      throw new ValidationError({ collection: 'users', errors: [{ path: 'email', message: validationTranslator(req)('error.moderation.registrationRefused') }] })
     }
     if (typeof honeypot === 'string' && honeypot.trim() !== '') refuse()
     const verdict = await signupOpinion(req, akismet, data)

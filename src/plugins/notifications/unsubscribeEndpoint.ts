@@ -1,6 +1,7 @@
 import type { Endpoint } from 'payload'
 
 import { fieldErrors, noStore } from '../../lib/accountHttp'
+import { translatorFor } from '../../lib/i18n/request'
 import { unsubscribeByToken } from './unsubscribe'
 
 /**
@@ -13,10 +14,12 @@ export const unsubscribeEndpoint: Endpoint = {
   path: '/unsubscribe',
   method: 'post',
   handler: async (req) => {
+    // No session: the language the mail client's request asks for (Accept-Language), else English.
+    const t = translatorFor(req)
     const token = new URL(req.url ?? '', 'http://localhost').searchParams.get('token')
     if ((await unsubscribeByToken(req.payload, token)) === 'invalid') {
-      return fieldErrors({ token: 'This unsubscribe link is not valid: use the link from the latest e-mail.' })
+      return fieldErrors({ token: t('error.unsubscribe.invalid') })
     }
-    return Response.json({ message: 'You will get no more e-mails about this article.' }, { status: 200, headers: noStore() })
+    return Response.json({ message: t('unsubscribe.stopped') }, { status: 200, headers: noStore() })
   },
 }

@@ -36,7 +36,10 @@ export function configuredProvider(id: string, options: OAuthOptions | undefined
   return options.providers.find((p) => p.id === id)
 }
 
-const notFound = () => new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
+/** A plain-text answer in the visitor's language (the `lang` cookie or Accept-Language). */
+const plainText = (request: Request, key: 'oauth.notFound' | 'oauth.startFromProfile' | 'oauth.crossSite' | 'error.switched.noCredentials', status: number) =>
+  new Response(validationTranslator({ headers: request.headers })(key), { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
+const notFound = (request: Request) => plainText(request, 'oauth.notFound', 404)
 
 function redirect(location: string, cookies: string[] = []): Response {
   const headers = new Headers({ Location: location, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
@@ -81,9 +84,7 @@ async function signedInUserId(payload: Payload, request: Request, { afterProvide
   return user && user.collection === 'users' ? (user.id as number) : undefined
 }
 
-/** In the visitor's language (the `lang` cookie or Accept-Language). */
-const switchedRefusal = (request: Request) =>
-  new Response(validationTranslator({ headers: request.headers })('error.switched.noCredentials'), { status: 403, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' } })
+const switchedRefusal = (request: Request) => plainText(request, 'error.switched.noCredentials', 403)
 
 /** Reads one JSON document from a provider's user API, with a timeout and a size limit that hold while reading. */
 async function providerJson(url: string, accessToken: string, timeoutMs: number): Promise<unknown> {
@@ -139,10 +140,10 @@ function strategyRequest(request: Request, browserValue: string | undefined): St
 export async function startSignIn(payload: Payload, request: Request, providerId: string): Promise<Response> {
   const flow = oauthOptions(payload)
   const settings = configuredProvider(providerId, flow)
-  if (!flow || !settings) return notFound()
+  if (!flow || !settings) return notFound(request)
   // Every start stores a sign-in in flight: limited per address (and the store is bounded, attempts.ts).
   try {
-    await limitRequestByIp(payload, request, 'oauthStart', 'Too many sign-ins started from your address.')
+    await limitRequestByIp(payload, request, 'oauthStart', 'error.rateLimit.signIns')
   } catch (error) {
     if (!(error instanceof RateLimited)) throw error
     const headers = { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store', 'Retry-After': String(error.retryAfterSeconds) }
@@ -151,7 +152,7 @@ export async function startSignIn(payload: Payload, request: Request, providerId
   const linking = new URL(request.url).searchParams.get('intent') === 'link'
   let linkUserId: number | undefined
   if (linking) {
-    if (isCrossSite(request, flow.baseUrl)) return new Response('Start linking from your profile page on this site.', { status: 403 })
+    if (isCrossSite(request, flow.baseUrl)) return plainText(request, 'oauth.startFromProfile', 403)
     const signedIn = await signedInUserId(payload, request)
     if (signedIn === 'switched') return switchedRefusal(request)
     if (!signedIn) return redirect('/login?next=/profile')
@@ -258,7 +259,7 @@ function issuerMismatch(prepared: Prepared, iss: string | null): boolean {
 export async function finishSignIn(payload: Payload, request: Request, providerId: string): Promise<Response> {
   const flow = oauthOptions(payload)
   const settings = configuredProvider(providerId, flow)
-  if (!flow || !settings) return notFound()
+  if (!flow || !settings) return notFound(request)
   const clearCookie = browserCookie('', flow.secureCookies, 0)
   const query = new URL(request.url).searchParams
   const fail = (code: OAuthErrorCode, linking = false) => redirect(failurePage(code, settings.id, linking), [clearCookie])
@@ -341,8 +342,8 @@ async function completeSignIn(
 /** POST /login/<provider>/unlink — the collection's hook refuses the last way to sign in. */
 export async function unlinkProvider(payload: Payload, request: Request, providerId: string): Promise<Response> {
   const flow = oauthOptions(payload)
-  if (!flow || !(OAUTH_PROVIDERS as readonly string[]).includes(providerId)) return notFound()
-  if (isCrossSite(request, flow.baseUrl)) return new Response('This form was sent from another site.', { status: 403 })
+  if (!flow || !(OAUTH_PROVIDERS as readonly string[]).includes(providerId)) return notFound(request)
+  if (isCrossSite(request, flow.baseUrl)) return plainText(request, 'oauth.crossSite', 403)
   const { user } = await payload.auth({ headers: request.headers })
   if (!user || user.collection !== 'users') return redirect('/login?next=/profile')
   if (switchedFrom(user)) return switchedRefusal(request)

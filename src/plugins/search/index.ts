@@ -17,6 +17,8 @@ import type { CollectionConfig, Config, Field, Plugin } from 'payload'
 import { addCommands } from '../../../jobs/commands'
 import { errorResponse } from '../../lib/errorResponse'
 import { decorateCollection, insertFieldsAfter } from '../decorateCollection'
+import { bothLanguages } from '../../lib/i18n/labels'
+import { translatorFor } from '../../lib/i18n/request'
 import { indexForSearch } from './indexForSearch'
 import { reindexSearchCommand } from './reindexSearchCommand'
 import { FULL_TEXT_FIELD, searchAdminList } from './searchAdminList'
@@ -26,7 +28,7 @@ import { stripHighlightMarkers } from './stripHighlightMarkers'
 const fullTextField: Field = {
   // Not stored: a handle for querying the full-text index (title, excerpt and body) by `fullText`.
   name: FULL_TEXT_FIELD,
-  label: 'Title and text',
+  label: bothLanguages('admin.field.search.fullText.label'),
   type: 'text',
   virtual: true,
   admin: { hidden: true, disableListColumn: true, disableListFilter: true },
@@ -64,11 +66,13 @@ export const searchPlugin = (): Plugin => (config: Config): Config =>
           handler: async (req) => {
             const query = req.query as Record<string, unknown>
             try {
-              const result = await searchArticles(req.payload, query)
-              return Response.json(result, { headers: { 'cache-control': 'no-store' } })
+              const { notice, ...result } = await searchArticles(req.payload, query)
+              // The API's `message` says, in the request's language, why nothing was looked for.
+              const message = notice && translatorFor(req)(notice)
+              return Response.json(message ? { ...result, message } : result, { headers: { 'cache-control': 'no-store' } })
             } catch (error) {
               if (error instanceof SearchQueryError) {
-                return errorResponse(400, { fields: { [error.field]: error.message } })
+                return errorResponse(400, { fields: { [error.field]: error.messageIn(translatorFor(req)) } })
               }
               throw error
             }

@@ -31,6 +31,7 @@ import { sql } from '@payloadcms/db-postgres'
 import { publicArticleSql } from '../../../collections/Articles/access'
 import { poolOf, withLocalSettings } from '../../lib/pool'
 import { escapeHtml } from '../../lib/escapeHtml'
+import { t, type MessageKey, type Params, type Translate } from '../../lib/i18n'
 
 /** Longest query accepted, checked before any other processing. */
 export const MAX_QUERY_LENGTH = 200
@@ -159,15 +160,24 @@ export function pool(payload: Payload): Pool {
 
 // ---- queries -----------------------------------------------------------------
 
-/** A mistake in the search parameters: answered 400, naming the parameter. */
+/**
+ * A mistake in the search parameters: answered 400, naming the parameter. It
+ * carries its catalog message, for each caller to word in its reader's
+ * language (`messageIn`); `message` is the English, for logs.
+ */
 export class SearchQueryError extends Error {
   status = 400
   constructor(
     public field: string,
-    message: string,
+    readonly key: MessageKey,
+    readonly params: Params = {},
   ) {
-    super(message)
+    super(t('en', key, params))
     this.name = 'SearchQueryError'
+  }
+
+  messageIn(translate: Translate): string {
+    return translate(this.key, this.params)
   }
 }
 
@@ -188,7 +198,7 @@ export type ParsedQuery = {
 export function parseQuery(raw: unknown): ParsedQuery {
   const input = typeof raw === 'string' ? raw : Array.isArray(raw) ? String(raw[0] ?? '') : ''
   if (input.length > MAX_QUERY_LENGTH) {
-    throw new SearchQueryError('q', `The search is too long: at most ${MAX_QUERY_LENGTH} characters.`)
+    throw new SearchQueryError('q', 'search.tooLong', { max: MAX_QUERY_LENGTH })
   }
   const text = input
     .toWellFormed()
@@ -244,22 +254,22 @@ export type SearchResult = {
   totalPages: number
   hasPrevPage: boolean
   hasNextPage: boolean
-  /** Why there is nothing to show, when the query had no words to look for. */
-  message?: string
+  /** Why there is nothing to show, when the query had no words to look for: a catalog key, worded by the caller. */
+  notice?: 'search.noWords'
 }
 
 function positiveInt(value: unknown, field: string, fallback: number, max: number): number {
   if (value === undefined || value === null || value === '') return fallback
   const n = Number(value)
   if (!Number.isInteger(n) || n < 1 || n > max) {
-    throw new SearchQueryError(field, `${field} must be a whole number from 1 to ${max}.`)
+    throw new SearchQueryError(field, 'search.wholeNumber', { field, max })
   }
   return n
 }
 
 function slugParam(value: unknown, field: string): string | null {
   if (value === undefined || value === null || value === '') return null
-  if (typeof value !== 'string' || value.length > 200) throw new SearchQueryError(field, `${field} must be a ${field} slug.`)
+  if (typeof value !== 'string' || value.length > 200) throw new SearchQueryError(field, 'search.slug', { field })
   return value
 }
 
@@ -309,7 +319,7 @@ export async function searchArticles(
             (select greatest(reltuples, 0) from pg_class where oid = 'article_search'::regclass) as articles`,
     values.slice(0, 2),
   )
-  if (!words[0]?.words) return { ...empty, message: 'Type a word to search for: quotes, OR and - alone find nothing.' }
+  if (!words[0]?.words) return { ...empty, notice: 'search.noWords' }
   // How many published rows match (in the category or tag asked for), as the planner
   // estimates them from the index's statistics (lexeme frequencies): a plan, not a scan.
   const { rows: estimate } = await db.query<{ 'QUERY PLAN': { Plan: { 'Plan Rows': number } }[] }>(

@@ -12,7 +12,8 @@ export const articleSeoPlugin = (options: { siteName: string }): Plugin =>
     generateTitle: ({ doc }) => `${(doc as { title?: string }).title ?? ''} · ${options.siteName}`,
     generateDescription: ({ doc }) => (doc as { excerpt?: string }).excerpt ?? '',
     fields: ({ defaultFields }) => [
-      ...defaultFields,
+      // The image's description is the plugin's English (its labels are relabelled with every field's, src/plugins/languages).
+      ...defaultFields.map((f) => ('name' in f && f.name === 'image' ? ({ ...f, admin: { ...f.admin, description: bothLanguages('admin.field.articles.metaImage') } } as typeof f) : f)),
       {
         name: 'keywords',
         type: 'text',

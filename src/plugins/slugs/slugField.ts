@@ -2,7 +2,7 @@ import type { CollectionBeforeChangeHook, CollectionSlug, Field, FieldHook, Payl
 
 import { lockTransaction } from '../../../hooks/lockTransaction'
 import { serverWritten } from '../../fields/serverOwned'
-import { bothLanguages } from '../../lib/i18n/labels'
+import { bothLanguages, optionLabels } from '../../lib/i18n/labels'
 import { validationTranslator } from '../../lib/i18n/request'
 import { t, type Language } from '../../lib/i18n'
 import { isValidSlug, slugify } from '../../lib/slug'
@@ -93,11 +93,7 @@ export function slugOriginFields(): Field[] {
       name: 'slugOrigin',
       type: 'select',
       defaultValue: 'automatic',
-      options: [
-        { label: 'Made from the title', value: 'automatic' },
-        { label: 'Translated from the title', value: 'translated' },
-        { label: 'Set by an editor', value: 'editor' },
-      ],
+      options: optionLabels('admin.option.slugOrigin', ['automatic', 'translated', 'editor']),
       admin: { position: 'sidebar', readOnly: true },
       access: serverWritten,
     },

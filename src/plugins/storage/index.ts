@@ -22,10 +22,11 @@
  * whether or not a bucket is configured, so one migration set fits both.
  */
 import { s3Storage } from '@payloadcms/storage-s3'
-import { APIError, type Config, type Payload, type Plugin } from 'payload'
+import { APIError, type Config, type Payload, type PayloadRequest, type Plugin } from 'payload'
 
 import { addCommands, CommandFailure } from '../../../jobs/commands'
 import { diskStore, type FileStore } from '../../lib/fileStore'
+import { validationTranslator } from '../../lib/i18n/request'
 import { withoutTrailingSlashes } from '../../lib/redirectPath'
 import { pluginOptionsOf, withPluginOptions } from '../pluginOptions'
 import { s3ClientConfig, s3Store, type S3Settings } from './s3Store'
@@ -109,7 +110,9 @@ function withClearStoreErrors(config: Config, before: Config): Config {
         return await hook(...args)
       } catch (error) {
         if (!isStoreError(error)) throw error
-        throw new APIError(`The file could not be stored: the file store refused it (${error.name}). Nothing was saved; try again later.`, 503)
+        // In the uploader's language: every collection hook's arguments carry the request.
+        const { req } = (args[0] ?? {}) as { req?: PayloadRequest }
+        throw new APIError(validationTranslator(req)('error.storage.refused', { error: error.name }), 503)
       }
     }) as unknown as H
   return {

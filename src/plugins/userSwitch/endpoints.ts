@@ -10,6 +10,7 @@
  * Every switch and switch back is written to the user-switches log.
  */
 import type { Endpoint, PayloadRequest, TypedUser } from 'payload'
+import { translatorFor } from '../../lib/i18n/request'
 
 import { isCrossSite, readBody } from '../../lib/accountHttp'
 import { errorBody } from '../../lib/errorResponse'
@@ -32,12 +33,12 @@ type Owner = { id: number; name: string; sid: string }
 /** The person really at the keyboard, if they may switch; else the Response that says why not. */
 async function ownerOf(req: PayloadRequest): Promise<Owner | Response> {
   const user = req.user
-  if (!user || user.collection !== 'users') return answer({ errors: [{ message: 'Sign in as the site owner to switch user.' }] }, 401)
+  if (!user || user.collection !== 'users') return answer({ errors: [{ message: translatorFor(req)('error.switch.signIn') }] }, 401)
   const from = switchedFrom(user)
   const sid = from ? ownerSessionOf(user) : (user as { _sid?: string })._sid
   // The strategy only lets a switch through for a live holder of users.switch.
   const allowed = from ? true : await userCan(req.payload, user as TypedUser, 'users.switch', req)
-  if (!allowed || !sid) return answer({ errors: [{ message: 'Switching user needs the users.switch permission.' }] }, 403)
+  if (!allowed || !sid) return answer({ errors: [{ message: translatorFor(req)('error.switch.permission') }] }, 403)
   return { id: from?.id ?? (user.id as number), name: from?.name ?? String((user as { name?: string }).name ?? ''), sid }
 }
 
@@ -61,7 +62,7 @@ async function requestedUser(req: PayloadRequest): Promise<number> {
 function guarded(settings: SwitcherSettings, handler: (req: PayloadRequest) => Promise<Response>): Endpoint['handler'] {
   return async (req) => {
     if (!isActiveFor(settings, req.headers, req.url)) return notFound()
-    if (req.method === 'POST' && isCrossSite(req)) return answer({ errors: [{ message: 'This switch was sent from another site.' }] }, 403)
+    if (req.method === 'POST' && isCrossSite(req)) return answer({ errors: [{ message: translatorFor(req)('error.switch.crossSite') }] }, 403)
     return handler(req)
   }
 }
@@ -106,16 +107,16 @@ export function userSwitchEndpoints(settings: SwitcherSettings): Endpoint[] {
     const previous = switchedFrom(req.user) ? (req.user!.id as number) : undefined
     if (previous !== undefined) await logSwitch(req, owner.id, previous, 'back')
     if (target.id !== owner.id) await logSwitch(req, owner.id, target.id, 'switch')
-    return answer({ message: target.id === owner.id ? 'Switched back.' : `Now viewing as ${target.name}.`, user: { id: target.id, name: target.name } }, 200, cookies)
+    return answer({ message: target.id === owner.id ? translatorFor(req)('switch.back') : translatorFor(req)('switch.now', { name: target.name }), user: { id: target.id, name: target.name } }, 200, cookies)
   })
 
   const switchBack = guarded(settings, async (req) => {
     const owner = await ownerOf(req)
     if (owner instanceof Response) return owner
     const cookies = [expiredSwitchCookie(secureOf(req))]
-    if (!switchedFrom(req.user)) return answer({ message: 'You are yourself already.', user: { id: owner.id, name: owner.name } }, 200, cookies)
+    if (!switchedFrom(req.user)) return answer({ message: translatorFor(req)('switch.already'), user: { id: owner.id, name: owner.name } }, 200, cookies)
     await logSwitch(req, owner.id, req.user!.id as number, 'back')
-    return answer({ message: 'Switched back.', user: { id: owner.id, name: owner.name } }, 200, cookies)
+    return answer({ message: translatorFor(req)('switch.back'), user: { id: owner.id, name: owner.name } }, 200, cookies)
   })
 
   return [

@@ -20,6 +20,7 @@ import type { Payload } from 'payload'
 
 import { queueOf } from '../../../jobs/queue'
 import { OutboundError, outboundFetch } from '../../lib/outboundFetch'
+import { supportedLanguage, translator } from '../../lib/i18n'
 import { query } from '../../lib/pool'
 import { pluginOptionsOf } from '../pluginOptions'
 import { resolveOptions, retryDelayMs, WEBHOOKS_KEY, type ResolvedWebhooksOptions, type WebhooksOptions } from './options'
@@ -127,21 +128,24 @@ async function scheduleAttempt(payload: Payload, deliveryId: number, attempt: nu
 
 /** A hook whose attempts have all failed for `disableAfterMs` (3 days) is disabled and its owner told by mail. */
 async function disableIfFailingTooLong(payload: Payload, webhookId: number, options: ResolvedWebhooksOptions): Promise<void> {
-  const [disabled] = await query<{ url: string; email: string | null }>(
+  const [disabled] = await query<{ url: string; email: string | null; language: string | null }>(
     payload,
     `update webhooks w set enabled = false, disabled_reason = 'Failing since ' || to_char(w.failing_since, 'YYYY-MM-DD HH24:MI') || ' UTC', updated_at = now()
        where w.id = $1 and w.enabled and w.failing_since < now() - ($2::int * interval '1 millisecond')
-     returning w.url, (select email from users where id = w.owner_id) as email`,
+     returning w.url, (select email from users where id = w.owner_id) as email, (select language::text from users where id = w.owner_id) as language`,
     [webhookId, options.disableAfterMs],
   )
   if (!disabled) return
   payload.logger.warn(`webhook ${webhookId} (${disabled.url}) disabled: failing for too long`)
   if (disabled.email) {
+    // In the owner's language (their profile's, else the site's default).
+    const settings = (await payload.findGlobal({ slug: 'site-settings', depth: 0, overrideAccess: true })) as { defaultLanguage?: string }
+    const t = translator(supportedLanguage(disabled.language) ?? supportedLanguage(settings?.defaultLanguage) ?? 'en')
     await payload
       .sendEmail({
         to: disabled.email,
-        subject: 'A webhook was disabled',
-        text: `Every delivery to ${disabled.url} has failed for ${Math.round(options.disableAfterMs / 3_600_000)} hours, so the hook is now disabled.\nSee its delivery log in the admin, fix the receiver, then enable it again and redeliver what failed.`,
+        subject: t('mail.webhookDisabled.subject'),
+        text: t('mail.webhookDisabled.text', { url: disabled.url, hours: Math.round(options.disableAfterMs / 3_600_000) }),
       })
       .catch((error: unknown) => payload.logger.error({ err: error }, 'webhook disabled mail failed'))
   }

@@ -6,6 +6,7 @@
  */
 import { sql } from '@payloadcms/db-postgres'
 import { commitTransaction, initTransaction, killTransaction, type Endpoint, type PayloadRequest } from 'payload'
+import { translatorFor } from '../../lib/i18n/request'
 
 import { enqueue } from '../../../jobs/queue'
 import { hasPermission } from '../../access'
@@ -35,10 +36,10 @@ function hookEndpoint(action: string, act: (req: PayloadRequest, hook: number) =
     path: `/:id/${action}`,
     method: 'post',
     handler: async (req) => {
-      if (!(await hasPermission(req, 'webhooks.manage'))) return json({ errors: [{ message: 'You are not allowed to perform this action.' }] }, 403)
+      if (!(await hasPermission(req, 'webhooks.manage'))) return json({ errors: [{ message: req.t('error:notAllowedToPerformAction') }] }, 403)
       const id = Number(req.routeParams?.id)
       const [found] = Number.isInteger(id) ? await query<{ id: number }>(req.payload, 'select id from webhooks where id = $1', [id]) : []
-      return found ? act(req, found.id) : json({ errors: [{ message: 'Not Found' }] }, 404)
+      return found ? act(req, found.id) : json({ errors: [{ message: req.t('general:notFound') }] }, 404)
     },
   }
 }
@@ -71,7 +72,7 @@ export const redeliverEndpoint = hookEndpoint('redeliver', async (req, hook) => 
       {
         errors: [
           {
-            message: 'Give { "delivery": <id> } or { "all": true }.',
+            message: translatorFor(req)('error.webhooks.redeliver'),
             field: 'delivery',
           },
         ],

@@ -1,6 +1,7 @@
 import { accountEndpoint, fieldErrors, noStore, signedInUser } from '../../../lib/accountHttp'
 import { avatarFileName, sniffAvatar } from '../../../lib/avatarImage'
 import type { AccountsOptions } from '../options'
+import { translatorFor } from '../../../lib/i18n/request'
 
 /** POST /api/accounts/avatar — multipart: `file` (the image) and `type=avatar`. */
 export const avatarEndpoint = (options: AccountsOptions) =>
@@ -9,9 +10,9 @@ export const avatarEndpoint = (options: AccountsOptions) =>
     '/avatar',
     async (req) => {
       const user = signedInUser(req)
-      if (!user) return fieldErrors({ form: 'Sign in to change your avatar.' }, 401)
-      const tooLarge = () =>
-        fieldErrors({ file: `The image is larger than ${Math.round(options.avatarMaxBytes / 1024 / 1024)} MB.` }, 413)
+      const t = translatorFor(req)
+      if (!user) return fieldErrors({ form: t('error.avatar.signIn') }, 401)
+      const tooLarge = () => fieldErrors({ file: t('error.avatar.tooLarge', { size: Math.round(options.avatarMaxBytes / 1024 / 1024) }) }, 413)
       // Refuse an oversized body before reading it; multipart framing adds a few hundred bytes.
       const declared = Number(req.headers.get('content-length') ?? 0)
       if (declared > options.avatarMaxBytes + 64 * 1024) return tooLarge()
@@ -20,16 +21,16 @@ export const avatarEndpoint = (options: AccountsOptions) =>
       try {
         form = await req.formData!()
       } catch {
-        return fieldErrors({ file: 'Send the image as multipart/form-data with a field named "file".' })
+        return fieldErrors({ file: t('error.avatar.multipart') })
       }
-      if (form.get('type') !== 'avatar') return fieldErrors({ type: 'The upload type must be "avatar".' })
+      if (form.get('type') !== 'avatar') return fieldErrors({ type: t('error.avatar.type') })
       const file = form.get('file')
-      if (!file || typeof file === 'string' || file.size === 0) return fieldErrors({ file: 'Choose an image to upload.' })
+      if (!file || typeof file === 'string' || file.size === 0) return fieldErrors({ file: t('error.avatar.choose') })
       if (file.size > options.avatarMaxBytes) return tooLarge()
 
       const bytes = Buffer.from(await file.arrayBuffer())
       const kind = await sniffAvatar(bytes)
-      if (!kind) return fieldErrors({ file: 'Upload a JPEG, PNG, WebP or GIF image.' }, 415)
+      if (!kind) return fieldErrors({ file: t('error.avatar.format') }, 415)
 
       const previous = typeof user.avatar === 'object' && user.avatar ? (user.avatar as { id: number }).id : user.avatar
       const media = await req.payload.create({

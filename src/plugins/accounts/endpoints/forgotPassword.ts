@@ -33,14 +33,15 @@ async function mailResetLink(req: PayloadRequest, email: string, baseUrl: string
 export const forgotPasswordEndpoint = ({ baseUrl }: AccountsOptions) =>
   accountEndpoint('post', '/password/forgot', async (req, body) => {
     const email = normalEmail(body.email)
-    const badEmail = emailProblem(email, translatorFor(req))
+    const t = translatorFor(req)
+    const badEmail = emailProblem(email, t)
     if (badEmail) return fieldErrors({ email: badEmail })
     await limitByIp(req, 'passwordReset')
     void mailResetLink(req, email, baseUrl).catch((error: unknown) =>
       req.payload.logger.error({ err: error }, 'password-reset request failed'),
     )
     return Response.json(
-      { message: 'If an account uses this address, a mail with a link to choose a new password is on its way. The link works for 60 minutes.' },
+      { message: t('forgot.sent') },
       { status: 200, headers: noStore() },
     )
   })

@@ -4,20 +4,20 @@ import { accountEndpoint, fieldErrors, noStore, sessionCookie } from '../../../l
 import { normalEmail } from '../../../lib/emailAddress'
 import { safeRedirect } from '../../../lib/safeRedirect'
 import type { AccountsOptions } from '../options'
+import { translatorFor } from '../../../lib/i18n/request'
 
-/** One answer for a wrong password, an unknown address and a locked account, so none of them tells that an account exists. */
-export const LOGIN_REFUSED =
-  'The e-mail or password is incorrect. After 5 failed attempts an account is locked for 10 minutes; a password reset unlocks it.'
 
 /** POST /api/accounts/login — e-mail, password, remember, next (a local path only). */
 export const loginEndpoint = ({ secureCookies }: AccountsOptions) =>
   accountEndpoint('post', '/login', async (req, body) => {
+    // In the visitor's language (the site forwards their cookie and Accept-Language).
+    const t = translatorFor(req)
     const email = normalEmail(body.email)
     const redirect = safeRedirect(body.next)
     if (!email || !body.password) {
       return fieldErrors({
-        ...(email ? {} : { email: 'Enter your e-mail address.' }),
-        ...(body.password ? {} : { password: 'Enter your password.' }),
+        ...(email ? {} : { email: t('validation.emailEmpty') }),
+        ...(body.password ? {} : { password: t('error.login.password') }),
       })
     }
     const previousUser = req.user
@@ -27,9 +27,10 @@ export const loginEndpoint = ({ secureCookies }: AccountsOptions) =>
     } catch (error) {
       if (error instanceof UnverifiedEmail) {
         // Only reached with the right password, so it tells nothing to someone who lacks it.
-        return fieldErrors({ form: 'Confirm your e-mail address first: open the link in the mail we sent you.' }, 403)
+        return fieldErrors({ form: t('error.login.unverified') }, 403)
       }
-      if (error instanceof AuthenticationError || error instanceof LockedAuth) return fieldErrors({ form: LOGIN_REFUSED }, 401)
+      // One answer for a wrong password, an unknown address and a locked account, so none of them tells that an account exists.
+      if (error instanceof AuthenticationError || error instanceof LockedAuth) return fieldErrors({ form: t('error.login.failed') }, 401)
       throw error
     }
     // Payload's login opened a new session (new sid); the one this browser held before, if any, is closed.

@@ -2,6 +2,7 @@ import { APIError, LockedAuth, type PayloadRequest } from 'payload'
 
 import { accountEndpoint, fieldErrors, noStore, signedInUser, validationFieldErrors, type FieldErrors } from '../../../lib/accountHttp'
 import { normalEmail } from '../../../lib/emailAddress'
+import { translatorFor } from '../../../lib/i18n/request'
 
 async function emailTaken(req: PayloadRequest, email: string, exceptId: number): Promise<boolean> {
   const { totalDocs } = await req.payload.count({
@@ -25,24 +26,25 @@ const FORM_NAMES = { password: 'newPassword' }
 export const profileEndpoint = () =>
   accountEndpoint('post', '/profile', async (req, body) => {
     const user = signedInUser(req)
-    if (!user) return fieldErrors({ form: 'Sign in to edit your profile.' }, 401)
+    const t = translatorFor(req)
+    if (!user) return fieldErrors({ form: t('error.profile.signIn') }, 401)
     const errors: FieldErrors = {}
     const data: Record<string, unknown> = {}
 
     if (body.name !== undefined) {
       const name = body.name.trim()
-      if (!name) errors.name = 'Enter your name.'
+      if (!name) errors.name = t('validation.name')
       else data.name = name
     }
     // Plain text: the site escapes it when it shows it, so no markup survives.
     if (body.introduction !== undefined) data.introduction = body.introduction.replace(/\r\n/g, '\n').trim()
     const email = normalEmail(body.email)
     if (email && email !== user.email) {
-      if (await emailTaken(req, email, user.id)) errors.email = 'An account with this e-mail already exists.'
+      if (await emailTaken(req, email, user.id)) errors.email = t('validation.emailTaken')
       else data.email = email
     }
     if (body.newPassword) {
-      if (body.newPassword !== body.newPasswordConfirm) errors.newPasswordConfirm = 'The two passwords differ.'
+      if (body.newPassword !== body.newPasswordConfirm) errors.newPasswordConfirm = t('validation.passwordsDiffer')
       else data.password = body.newPassword
     }
     if (Object.keys(errors).length) return fieldErrors(errors)
@@ -53,14 +55,14 @@ export const profileEndpoint = () =>
     try {
       const updated = await req.payload.update({ collection: 'users', id: user.id, data, overrideAccess: false, req, depth: 1 })
       return Response.json(
-        { message: 'Profile saved.', user: { id: updated.id, name: updated.name, email: updated.email, introduction: updated.introduction } },
+        { message: t('account.profileSaved'), user: { id: updated.id, name: updated.name, email: updated.email, introduction: updated.introduction } },
         { status: 200, headers: noStore() },
       )
     } catch (error) {
       const fromValidation = validationFieldErrors(error, FORM_NAMES)
       if (fromValidation) return fieldErrors(fromValidation)
       if (error instanceof LockedAuth) {
-        return fieldErrors({ currentPassword: 'Too many wrong passwords: your account is locked for 10 minutes.' }, 423)
+        return fieldErrors({ currentPassword: t('error.profile.locked') }, 423)
       }
       if (error instanceof APIError && error.status === 403) return fieldErrors({ form: error.message }, 403)
       throw error

@@ -26,9 +26,9 @@ async function emailTaken(req: PayloadRequest, email: string): Promise<boolean> 
   return totalDocs > 0
 }
 
-const checkYourMail = (email: string) =>
+const checkYourMail = (email: string, t: Translate) =>
   Response.json(
-    { verify: true, message: `Almost done: open the link we mailed to ${email} to confirm your address, then sign in.` },
+    { verify: true, message: t('register.checkMail', { email }) },
     { status: 201, headers: noStore() },
   )
 
@@ -74,7 +74,7 @@ export const registerEndpoint = (options: AccountsOptions) =>
       await spendPasswordCheckTime(body.password)
       const mail = accountExistsMail({ siteName: await siteName(req), baseUrl: options.baseUrl })
       await req.payload.sendEmail({ to: email, subject: mail.subject, text: mail.text, html: mail.html })
-      return checkYourMail(email)
+      return checkYourMail(email, t)
     }
 
     let created
@@ -97,7 +97,7 @@ export const registerEndpoint = (options: AccountsOptions) =>
       const stored = await readHiddenAuthFields(req.payload, created.id, req)
       const mail = verifyEmailMail({ siteName: await siteName(req), baseUrl: options.baseUrl, token: stored?._verificationToken ?? '', name, t })
       await req.payload.sendEmail({ to: email, subject: mail.subject, text: mail.text, html: mail.html })
-      return checkYourMail(email)
+      return checkYourMail(email, t)
     }
     const { token, user } = await req.payload.login({ collection: 'users', data: { email, password: body.password! }, req })
     const headers = noStore()

@@ -8,11 +8,13 @@ import { translatorFor } from '../../../lib/i18n/request'
 /** POST /api/accounts/password/reset — token, password twice; signs out every other session and signs this browser in. */
 export const resetPasswordEndpoint = ({ secureCookies }: AccountsOptions) =>
   accountEndpoint('post', '/password/reset', async (req, body) => {
+    // In the visitor's language (the site forwards their cookie and Accept-Language).
+    const t = translatorFor(req)
     const errors: FieldErrors = {}
-    if (!body.token) errors.token = 'This reset link is incomplete. Ask for a new one.'
-    const weak = passwordProblem(body.password, translatorFor(req))
+    if (!body.token) errors.token = t('error.reset.incomplete')
+    const weak = passwordProblem(body.password, t)
     if (weak) errors.password = weak
-    else if (body.password !== body.passwordConfirm) errors.passwordConfirm = 'The two passwords differ.'
+    else if (body.password !== body.passwordConfirm) errors.passwordConfirm = t('validation.passwordsDiffer')
     if (Object.keys(errors).length) return fieldErrors(errors)
     try {
       const { token } = await req.payload.resetPassword({
@@ -23,12 +25,12 @@ export const resetPasswordEndpoint = ({ secureCookies }: AccountsOptions) =>
       })
       const headers = noStore()
       if (token) headers.append('Set-Cookie', sessionCookie(req, token, { remember: false, secure: secureCookies }))
-      return Response.json({ message: 'Your password has been changed.' }, { status: 200, headers })
+      return Response.json({ message: t('reset.done') }, { status: 200, headers })
     } catch (error) {
       const fromValidation = validationFieldErrors(error)
       if (fromValidation) return fieldErrors(fromValidation)
       if (error instanceof APIError && error.status === 403) {
-        return fieldErrors({ token: 'This reset link has expired or was already used. Ask for a new one.' })
+        return fieldErrors({ token: t('error.reset.expired') })
       }
       throw error
     }

@@ -1,18 +1,20 @@
 import { APIError } from 'payload'
 
 import { accountEndpoint, fieldErrors, noStore } from '../../../lib/accountHttp'
+import { translatorFor } from '../../../lib/i18n/request'
 
 /** POST /api/accounts/verify — the token from the confirmation mail. */
 export const verifyEmailEndpoint = () =>
   accountEndpoint('post', '/verify', async (req, body) => {
-    if (!body.token) return fieldErrors({ token: 'This confirmation link is incomplete.' })
+    const t = translatorFor(req)
+    if (!body.token) return fieldErrors({ token: t('error.verify.incomplete') })
     try {
       await req.payload.verifyEmail({ collection: 'users', token: body.token })
     } catch (error) {
       if (error instanceof APIError && error.status >= 400 && error.status < 500) {
-        return fieldErrors({ token: 'This confirmation link is not valid, or was already used.' })
+        return fieldErrors({ token: t('error.verify.invalid') })
       }
       throw error
     }
-    return Response.json({ message: 'Your e-mail address is confirmed. You can sign in now.' }, { status: 200, headers: noStore() })
+    return Response.json({ message: t('verify.done') }, { status: 200, headers: noStore() })
   })
