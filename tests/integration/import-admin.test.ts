@@ -8,10 +8,14 @@
  * The rule is the collection's: a create without a file is refused on every
  * path. A retried job (after a crash) changes nothing.
  */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { jobDefinition, syncJobsIdle } from '../../jobs/queue'
 import { query } from '../../src/lib/pool'
+import { guardAdminView, isGuardedAdminView } from '../../src/server/guardedAdminViews'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser } from '../helpers/restClient'
 import { createCast, PASSWORD } from '../helpers/users'
@@ -147,5 +151,31 @@ describe('import from the admin', () => {
     expect(failed.error).toBeTruthy()
     expect(failed.error).not.toContain('inkwell-import-')
     expect((await query(t.payload, 'select count(*)::int as n from import_uploads'))[0]!.n).toBe(0)
+  })
+
+  it('the page itself answers 403 to signed-in users without import.run and 200 to the owner (the one-origin server’s guard)', async () => {
+    // A tiny server stands in for the one-origin server: the guard first, then "the view".
+    const server = http.createServer((req, res) => {
+      if (!isGuardedAdminView(t.payload, req.method, req.url!.split('?')[0]!)) return void res.writeHead(404).end()
+      void guardAdminView(t.payload, req, res).then((answered) => answered || res.writeHead(200).end('the import page'))
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    const navigation = { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' }
+    const tokenOf = async (email: string) => (await t.payload.login({ collection: 'users', data: { email, password: PASSWORD } })).token!
+    try {
+      for (const email of ['author@example.test', 'admin@example.test']) {
+        const response = await fetch(`${base}/admin/import`, { headers: { cookie: `payload-token=${await tokenOf(email)}`, ...navigation }, redirect: 'manual' })
+        expect(response.status, email).toBe(403)
+        expect(await response.text()).toContain('<code>import.run</code>')
+      }
+      const owner = await fetch(`${base}/admin/import/`, { headers: { cookie: `payload-token=${await tokenOf('owner@example.test')}`, ...navigation }, redirect: 'manual' })
+      expect(owner.status).toBe(200)
+      const anonymous = await fetch(`${base}/admin/import`, { headers: navigation, redirect: 'manual' })
+      expect(anonymous.status).toBe(307)
+      expect(anonymous.headers.get('location')).toBe(`/admin/login?redirect=${encodeURIComponent('/admin/import')}`)
+    } finally {
+      server.close()
+    }
   })
 })

@@ -124,19 +124,26 @@ export async function handleImportUpload(req: PayloadRequest): Promise<Response>
   if (!file) return errorResponse(400, { fields: { file: t('import.error.noFile') } })
   const options = (req.data ?? {}) as Record<string, unknown>
   req.context[UPLOAD] = { name: file.name, bytes: file.data, truncated: (file as { truncated?: boolean }).truncated } satisfies ImportUpload
-  const doc = await req.payload.create({
-    collection: 'import-reports',
-    data: {
-      dryRun: bool(options.dryRun),
-      siteOwner: text(options.siteOwner),
-      pagesCategory: text(options.pagesCategory),
-      siteUrl: text(options.siteUrl),
-      skipMedia: bool(options.skipMedia),
-    } as never,
-    overrideAccess: false,
-    req,
-  })
-  return Response.json({ doc }, { status: 201 })
+  try {
+    const doc = await req.payload.create({
+      collection: 'import-reports',
+      data: {
+        dryRun: bool(options.dryRun),
+        siteOwner: text(options.siteOwner),
+        pagesCategory: text(options.pagesCategory),
+        siteUrl: text(options.siteUrl),
+        skipMedia: bool(options.skipMedia),
+      } as never,
+      overrideAccess: false,
+      req,
+    })
+    return Response.json({ doc }, { status: 201 })
+  } catch (error) {
+    // Answered here in Payload's shape, naming the field, whatever host runs the endpoint
+    // (the built server flattened a thrown ValidationError to "file: …" without its fields).
+    if (!(error instanceof ValidationError)) throw error
+    return errorResponse(400, { fields: Object.fromEntries(error.data.errors.map((e) => [e.path, e.message])) })
+  }
 }
 
 type ReportDoc = {
