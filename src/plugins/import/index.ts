@@ -13,6 +13,10 @@
  *   collection, read by the reader site when a page is not found
  *   (frontend/src/lib/api/redirects.ts, frontend/src/middleware.ts);
  * - each import's report is kept in `import-reports` (collections/ImportReports);
+ * - the site owner (`import.run`) can also upload an export in the admin
+ *   (/admin/import, admin/ImportView.tsx): the report document is the run,
+ *   the `run-import` job imports it in any worker and keeps its progress
+ *   there (uploadedImport.ts);
  * - comments by people without an account keep their name (`guestName` on replies).
  * Optional: without it, none of this exists and nothing else changes.
  */
