@@ -421,6 +421,8 @@ export async function insertCommentsOfArticles(
     const topOf = (c: CommentInput): string => {
       let current = c
       for (let depth = 0; current.parentLegacyId && byId.has(current.parentLegacyId) && depth < 1000; depth++) current = byId.get(current.parentLegacyId)!
+      // An answer whose thread came in earlier (another chunk of a streamed file, or an earlier import) joins it.
+      if (current.parentLegacyId && !byId.has(current.parentLegacyId) && map.get('reply', current.parentLegacyId) !== undefined) return current.parentLegacyId
       return current.legacyId
     }
     if (comments.some((c) => c.parentLegacyId && byId.get(c.parentLegacyId)?.parentLegacyId)) {
