@@ -663,9 +663,27 @@ export interface ImportReport {
   id: number;
   file: string;
   source: 'wordpress' | 'ghost' | 'inkwell';
-  status: 'running' | 'done' | 'failed';
+  status: 'queued' | 'running' | 'done' | 'failed';
   dryRun?: boolean | null;
+  /**
+   * The export's author who became the site owner (login or e-mail; Ghost: slug).
+   */
+  siteOwner?: string | null;
+  /**
+   * The category the export's pages were imported into.
+   */
+  pagesCategory?: string | null;
+  /**
+   * The old site's address (Ghost exports write __GHOST_URL__ for it).
+   */
+  siteUrl?: string | null;
+  skipMedia?: boolean | null;
+  fileSize?: number | null;
+  requestedBy?: (number | null) | User;
+  progressDone?: number | null;
+  progressTotal?: number | null;
   summary?: string | null;
+  error?: string | null;
   report?:
     | {
         [k: string]: unknown;
@@ -1211,7 +1229,16 @@ export interface ImportReportsSelect<T extends boolean = true> {
   source?: T;
   status?: T;
   dryRun?: T;
+  siteOwner?: T;
+  pagesCategory?: T;
+  siteUrl?: T;
+  skipMedia?: T;
+  fileSize?: T;
+  requestedBy?: T;
+  progressDone?: T;
+  progressTotal?: T;
   summary?: T;
+  error?: T;
   report?: T;
   updatedAt?: T;
   createdAt?: T;

@@ -31,6 +31,7 @@ export const PERMISSIONS: PermissionDef[] = [
   { slug: 'links.manage', label: 'Manage friendly links', group: 'links' },
   { slug: 'notifications.manage', label: 'Read and delete anyone’s notifications', group: 'users' },
   { slug: 'webhooks.manage', label: 'Manage webhooks and read their delivery log', group: 'admin' },
+  { slug: 'import.run', label: 'Import a WordPress or Ghost blog and read the import reports', group: 'admin' },
 ]
 
 export const ALL_PERMISSION_SLUGS = PERMISSIONS.map((p) => p.slug)
@@ -55,7 +56,7 @@ export const DEFAULT_ROLES: { slug: string; label: string; description: string; 
     slug: ADMINISTRATOR,
     label: 'Administrator',
     description: 'Runs the site day to day: content, users and settings.',
-    permissions: ALL_PERMISSION_SLUGS.filter((p) => !['roles.manage', 'queue.monitor', 'users.switch', 'webhooks.manage'].includes(p)),
+    permissions: ALL_PERMISSION_SLUGS.filter((p) => !['roles.manage', 'queue.monitor', 'users.switch', 'webhooks.manage', 'import.run'].includes(p)),
   },
   {
     slug: AUTHOR,

@@ -25,6 +25,7 @@ import * as migration_20261126_120000_user_language from './20261126_120000_user
 import * as migration_20261126_130000_article_versions from './20261126_130000_article_versions';
 import * as migration_20261126_140000_akismet from './20261126_140000_akismet';
 import * as migration_20261126_150000_media_storage from './20261126_150000_media_storage';
+import * as migration_20261126_160000_import_runs from './20261126_160000_import_runs';
 
 export const migrations = [
   {
@@ -161,5 +162,10 @@ export const migrations = [
     up: migration_20261126_150000_media_storage.up,
     down: migration_20261126_150000_media_storage.down,
     name: '20261126_150000_media_storage'
+  },
+  {
+    up: migration_20261126_160000_import_runs.up,
+    down: migration_20261126_160000_import_runs.down,
+    name: '20261126_160000_import_runs'
   },
 ];

@@ -90,7 +90,7 @@ export function inkwellPlugins(env: Env, { without = [], extra = [] }: Compositi
     seo: articleSeoPlugin({ siteName: 'Inkwell' }),
     webhooks: webhooksPlugin({ outbound: env.outbound }),
     moderation: moderationPlugin({ baseUrl: env.baseUrl, akismet: env.akismet }),
-    import: importPlugin({ outbound: env.outbound, baseUrl: env.baseUrl }),
+    import: importPlugin({ outbound: env.outbound, baseUrl: env.baseUrl, uploadMaxBytes: env.uploadMaxBytes }),
     backup: backupPlugin({ mediaDir: path.join(env.dataDir, 'media'), nightly: env.backup.dir ? { dir: env.backup.dir, cron: env.backup.cron, keep: env.backup.keep } : undefined }),
     // Last: they decorate the collections the plugins above added.
     renderCache: renderCachePlugin(),

@@ -19,7 +19,8 @@ import { requestedLanguage, t } from '../lib/i18n'
 
 export type BodyLimits = { maxBodyBytes: number; uploadMaxBytes: number }
 
-const UPLOAD_ROUTES = /^\/api\/(media|accounts\/avatar)(\/|\?|$)/
+// Media, avatars, and an export uploaded on the admin's import page.
+const UPLOAD_ROUTES = /^\/api\/(media|accounts\/avatar|import-reports\/upload)(\/|\?|$)/
 const ARTICLE_ROUTES = /^\/(api\/articles|admin)(\/|\?|$)/
 const MULTIPART_FRAMING = 64 * 1024
 

@@ -129,3 +129,34 @@ export async function writeBigWxr(file: string, site: string, posts: number, com
   out.end()
   await once(out, 'finish')
 }
+
+/**
+ * A small export as one string, for an upload: two authors, a category, a
+ * tag, two posts (one with a threaded comment) and a page. No images, so it
+ * imports without a server to fetch them from.
+ */
+export function smallWxr(site = 'https://old.example'): string {
+  return [
+    channelHead(site),
+    author(1, 'alice', 'alice@old.example', 'Alice'),
+    author(2, 'bob', 'bob@old.example', 'Bob'),
+    category(3, 'news', 'News'),
+    tag(4, 'wp', 'WordPress'),
+    item(site, {
+      id: 11,
+      title: 'Hello from WordPress',
+      slug: 'hello-from-wordpress',
+      creator: 'alice',
+      categories: ['news'],
+      tags: ['wp'],
+      content: '<!-- wp:paragraph --><p>Moved <strong>in</strong>.</p><!-- /wp:paragraph -->',
+      comments: [
+        { id: 1, content: 'Welcome!', author: 'Guest' },
+        { id: 2, parent: 1, content: 'Thanks', userId: 2 },
+      ],
+    }),
+    item(site, { id: 12, title: 'Second post', slug: 'second-post', creator: 'bob', content: '<p>Classic HTML.</p>', date: '2020-02-03 09:00:00' }),
+    item(site, { id: 13, type: 'page', title: 'About', slug: 'about', creator: 'alice', content: '<p>About this blog.</p>' }),
+    channelTail,
+  ].join('')
+}

@@ -7,7 +7,7 @@
  * the media URLs are set aside. A second import changes nothing, a dry run
  * writes nothing, and bad files are refused naming the wrong field.
  */
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
@@ -189,6 +189,33 @@ describe('export:json → import:json → export:json', () => {
       await fresh.destroy()
     }
   }, 120_000)
+})
+
+describe('import:json reads the file as a stream', () => {
+  it('brings replies a chunk at a time: an answer whose thread began 2,000 replies earlier joins that thread', async () => {
+    const doc = exportOf(path.join(dir, 'first'))
+    const article = doc.articles[0].id
+    const last = Math.max(...doc.replies.map((r: { id: number }) => r.id))
+    const reply = (id: number, body: string, parent: number | null = null) => ({ id, article, parent, author: null, guestName: 'Guest', body, status: 'published', createdAt: '2024-04-01T00:00:00.000Z' })
+    const many = Array.from({ length: 2100 }, (_, i) => reply(last + 1 + i, `Streamed reply ${i}`))
+    const folder = path.join(dir, 'streamed')
+    cpSync(path.join(dir, 'first', 'media'), path.join(folder, 'media'), { recursive: true })
+    writeFileSync(path.join(folder, 'inkwell.json'), JSON.stringify({ ...doc, replies: [...doc.replies, ...many, reply(last + 5000, 'A late answer', last + 1)] }, null, 1))
+    const fresh = await createTestPayload({ QUEUE_CONNECTION: 'sync' }, own)
+    try {
+      const summary = await run(fresh, 'import:json', [folder])
+      expect(summary).toMatch(/, 0 failed$/)
+      const [late] = await query<{ parent: number | null; top: number }>(
+        fresh.payload,
+        `select r.parent_id as parent, (select id from replies where body = 'Streamed reply 0') as top from replies r where r.body = 'A late answer'`,
+      )
+      expect(late!.parent).toBe(late!.top)
+      const [count] = await query<{ n: number }>(fresh.payload, `select count(*)::int as n from replies where body like 'Streamed reply %'`)
+      expect(count!.n).toBe(2100)
+    } finally {
+      await fresh.destroy()
+    }
+  }, 180_000)
 })
 
 describe('import:json refuses a bad file with the path of what is wrong', () => {

@@ -13,6 +13,10 @@
  *   collection, read by the reader site when a page is not found
  *   (frontend/src/lib/api/redirects.ts, frontend/src/middleware.ts);
  * - each import's report is kept in `import-reports` (collections/ImportReports);
+ * - the site owner (`import.run`) can also upload an export in the admin
+ *   (/admin/import, admin/ImportView.tsx): the report document is the run,
+ *   the `run-import` job imports it in any worker and keeps its progress
+ *   there (uploadedImport.ts);
  * - comments by people without an account keep their name (`guestName` on replies).
  * Optional: without it, none of this exists and nothing else changes.
  */
@@ -20,7 +24,7 @@ import { redirectsPlugin } from '@payloadcms/plugin-redirects'
 import type { Config, Field, Payload, Plugin } from 'payload'
 
 import { ImportReports } from '../../../collections/ImportReports'
-import { addCommands, CommandFailure, type CommandIO } from '../../../jobs/commands'
+import { addCommands, addJobs, CommandFailure, type CommandIO } from '../../../jobs/commands'
 import { can } from '../../access'
 import { t, type Language } from '../../lib/i18n'
 import { adminGroup, bothLanguages, collectionLabels } from '../../lib/i18n/labels'
@@ -33,8 +37,16 @@ import { exportWordPress } from './exportWordPress'
 import { importGhost } from './ghost'
 import { exportJson, importJson } from './inkwellJson'
 import { importWordPress } from './wordpress'
+import { importAdmin } from './admin/importAdmin'
+import { handleImportUpload, IMPORT_COMMAND, queueUploadedImport, requireUpload, RUN_IMPORT_JOB, runUploadedImport } from './uploadedImport'
 
-export type ImportOptions = { outbound: OutboundPolicy; /** The site's address: exports write absolute links with it. */ baseUrl: string }
+export type ImportOptions = {
+  outbound: OutboundPolicy
+  /** The site's address: exports write absolute links with it. */
+  baseUrl: string
+  /** The largest export the admin accepts as an upload (UPLOAD_MAX_BYTES); bigger ones go through the commands. */
+  uploadMaxBytes: number
+}
 
 /** The name a reply by someone without an account was signed with (imported comments). */
 const guestName: Field = {
@@ -80,8 +92,10 @@ async function keepReport(payload: Payload, report: ImportReport, status: 'done'
   if (report.dryRun) return
   await payload.create({
     collection: 'import-reports' as never,
-    data: { file: report.file, source: report.source, status, dryRun: false, summary: report.summary(), report: report.toJSON() } as never,
+    data: { file: report.file, source: report.source, status, dryRun: false, summary: report.summary(), report: { ...report.toJSON(), lines: report.lines() } } as never,
     overrideAccess: true,
+    // The report of an import this command ran: no upload to require, no job to queue.
+    context: { [IMPORT_COMMAND]: true },
   })
 }
 
@@ -96,9 +110,17 @@ export const importPlugin =
         access: { read: () => true, create: can('settings.manage'), update: can('settings.manage'), delete: can('settings.manage') },
       },
     })
-    const withCollections = redirects(withRedirectWords(addToConfig({ collections: [ImportReports] })(config) as Config)) as Config
+    // An import report is also the run of an import uploaded in the admin (uploadedImport.ts).
+    const reports = {
+      ...ImportReports,
+      hooks: { ...ImportReports.hooks, beforeChange: [requireUpload(options.uploadMaxBytes)], afterChange: [queueUploadedImport] },
+      endpoints: [{ path: '/upload', method: 'post' as const, handler: handleImportUpload }],
+    }
+    const withCollections = importAdmin(redirects(withRedirectWords(addToConfig({ collections: [reports] })(config) as Config)) as Config)
     const withGuests = decorateCollection(withCollections, 'replies', 'importPlugin', (c) => ({ ...c, fields: [...c.fields, guestName] }))
-    return addCommands(withGuests, [
+    // Tries, not a retry window: a failing import is a bug or a bad file, not an outage to wait out.
+    const withJob = addJobs(withGuests, { [RUN_IMPORT_JOB]: { handler: runUploadedImport(options.outbound) as never, tries: 3 } })
+    return addCommands(withJob, [
       {
         name: 'import:wordpress',
         usage: '<file.xml> [--dry-run] [--media-dir <uploads> | --no-media] [--pages-category <name>] [--owner <login>]',

@@ -22,7 +22,9 @@
  *   follows      article, follower
  *
  * Written as a stream, an item at a time (a page of 200 read at once), so a
- * big site is never one string in memory. On import every item's old id is
+ * big site is never one string in memory; read back as a stream too
+ * (jsonSections.ts): once to check it, then once per list, one item (or a
+ * chunk of replies) in memory at a time. On import every item's old id is
  * kept in `import_sources` (source "inkwell", the exporting site), so a
  * second run changes nothing; a bad file is refused with the path of the
  * first wrong field (`articles[3].title: …`), before anything is written.
@@ -34,23 +36,25 @@
  */
 import { once } from 'node:events'
 import { createWriteStream, existsSync, mkdirSync } from 'node:fs'
-import { copyFile, readFile, stat } from 'node:fs/promises'
+import { copyFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 
 import type { Payload, Where } from 'payload'
 
 import type { CommandIO } from '../../../jobs/commands'
 import { query } from '../../lib/pool'
+import { readJsonSections } from './jsonSections'
 import { ImportFileError, ImportReport } from './report'
 import { context, errorText, insertComments, LegacyMap, type ImportContext, type ReplyStatus } from './store'
 
 export const FORMAT = 'inkwell-export'
 export const VERSION = 1
 const FILE = 'inkwell.json'
-/** Read whole on import: above this, the file is refused rather than the process run out of memory. */
-const MAX_BYTES = 512 * 1024 ** 2
 
 type Doc = Record<string, any>
+
+/** Replies read from the file before they are written: bounds memory whatever the number of replies. */
+const REPLY_CHUNK = 2000
 
 /** Fields never written: derived on import (html), or kept by the importing site itself. */
 const ARTICLE_DROPPED = new Set(['id', 'html', '_status', 'updatedBy', 'createdBy'])
@@ -198,71 +202,102 @@ const SHAPES: Record<string, Shape> = {
 }
 const SECTIONS = Object.keys(SHAPES)
 
-type Export = { format: string; version: number; site: string; settings: Doc } & Record<string, Doc[]>
+type Header = { format?: unknown; version?: unknown; site: string; settings: Doc; counts: Record<string, number> }
 
-/** The whole file checked before anything is written: the first wrong field is named by its path. */
-function validate(data: unknown): Export {
-  const bad = (where: string, what: string): never => {
-    throw new ImportFileError(`not an Inkwell export: ${where}: ${what}`)
-  }
-  if (!data || typeof data !== 'object' || Array.isArray(data)) bad('(top)', 'expected a JSON object')
-  const d = data as Doc
-  if (d.format !== FORMAT) bad('format', `expected "${FORMAT}", found ${JSON.stringify(d.format ?? null)?.slice(0, 60)}`)
-  if (d.version !== VERSION) bad('version', `this Inkwell reads version ${VERSION}, the file is version ${JSON.stringify(d.version ?? null)?.slice(0, 20)}`)
-  if (typeof d.site !== 'string') bad('site', 'missing (the exporting site address)')
-  if (!d.settings || typeof d.settings !== 'object') bad('settings', 'missing')
-  for (const name of SECTIONS) {
-    if (!Array.isArray(d[name])) bad(name, 'missing (expected a list)')
-    for (const [i, item] of (d[name] as unknown[]).entries()) {
-      if (!item || typeof item !== 'object') bad(`${name}[${i}]`, 'expected an object')
-      for (const [key, type] of Object.entries(SHAPES[name]!)) {
-        const value = (item as Doc)[key]
-        const optional = type.endsWith('?')
-        if (value === undefined || value === null) {
-          if (!optional && type !== 'any') bad(`${name}[${i}].${key}`, 'missing')
-          continue
-        }
-        const base = type.replace('?', '')
-        const ok = base === 'array' ? Array.isArray(value) : base === 'any' || typeof value === base
-        if (!ok) bad(`${name}[${i}].${key}`, `expected ${base === 'array' ? 'a list' : `a ${base}`}, found ${JSON.stringify(value).slice(0, 40)}`)
-      }
-    }
-  }
-  return d as Export
+const bad = (where: string, what: string): never => {
+  throw new ImportFileError(`not an Inkwell export: ${where}: ${what}`)
 }
 
-export async function readExport(dir: string): Promise<Export> {
+/** One item of a list, checked against its shape: the first wrong field is named by its path. */
+function checkItem(name: string, i: number, item: unknown): void {
+  if (!item || typeof item !== 'object' || Array.isArray(item)) bad(`${name}[${i}]`, 'expected an object')
+  for (const [key, type] of Object.entries(SHAPES[name]!)) {
+    const value = (item as Doc)[key]
+    const optional = type.endsWith('?')
+    if (value === undefined || value === null) {
+      if (!optional && type !== 'any') bad(`${name}[${i}].${key}`, 'missing')
+      continue
+    }
+    const base = type.replace('?', '')
+    const ok = base === 'array' ? Array.isArray(value) : base === 'any' || typeof value === base
+    if (!ok) bad(`${name}[${i}].${key}`, `expected ${base === 'array' ? 'a list' : `a ${base}`}, found ${JSON.stringify(value).slice(0, 40)}`)
+  }
+}
+
+/** A read of the file that ends in a clear error, not a stack, when it is not JSON. */
+async function* sectionsOf(file: string, wanted?: (key: string) => boolean) {
+  try {
+    yield* readJsonSections(file, wanted)
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new ImportFileError(`${file}: not valid JSON (${error.message.slice(0, 200)})`)
+    throw error
+  }
+}
+
+/**
+ * The whole file checked, as a stream, before anything is written: its
+ * format and version, and every item's shape (the first wrong field named by
+ * its path). Returns what the import needs up front: the site, the
+ * settings and how many items each list holds.
+ */
+export async function checkExport(dir: string): Promise<{ file: string; header: Header }> {
   const file = path.join(dir, FILE)
   const info = await stat(file).catch(() => null)
   if (!info) throw new ImportFileError(`${file}: not found (import:json takes the folder export:json wrote)`)
-  if (info.size > MAX_BYTES) throw new ImportFileError(`${file}: ${(info.size / 1024 ** 2).toFixed(0)} MB is more than the ${MAX_BYTES / 1024 ** 2} MB this import reads`)
-  let data: unknown
-  try {
-    data = JSON.parse(await readFile(file, 'utf8'))
-  } catch (error) {
-    throw new ImportFileError(`${file}: not valid JSON (${(error as Error).message.slice(0, 200)})`)
+  const values: Doc = {}
+  const counts: Record<string, number> = {}
+  // The first wrong item is reported after the format and version: a file of another kind is named as such.
+  let wrongItem: unknown
+  for await (const event of sectionsOf(file)) {
+    if ('item' in event) {
+      if (!SECTIONS.includes(event.key)) continue
+      counts[event.key] = event.index + 1
+      if (wrongItem) continue
+      try {
+        checkItem(event.key, event.index, event.item)
+      } catch (error) {
+        wrongItem = error
+      }
+    } else values[event.key] = event.value
   }
-  return validate(data)
+  if (values.format !== FORMAT) bad('format', `expected "${FORMAT}", found ${JSON.stringify(values.format ?? null)?.slice(0, 60)}`)
+  if (values.version !== VERSION) bad('version', `this Inkwell reads version ${VERSION}, the file is version ${JSON.stringify(values.version ?? null)?.slice(0, 20)}`)
+  if (typeof values.site !== 'string') bad('site', 'missing (the exporting site address)')
+  if (!values.settings || typeof values.settings !== 'object') bad('settings', 'missing')
+  if (wrongItem) throw wrongItem
+  // A list is an array key whose items were seen, or an empty one (a value `[]`).
+  for (const name of SECTIONS) {
+    if (counts[name] === undefined && !(Array.isArray(values[name]) && values[name].length === 0)) bad(name, 'missing (expected a list)')
+    counts[name] ??= 0
+  }
+  return { file, header: { format: values.format, version: values.version, site: values.site, settings: values.settings, counts } }
+}
+
+/** The items of one list, read from the file as it goes by (one item in memory at a time). */
+async function* itemsOf(file: string, name: string): AsyncGenerator<Doc> {
+  for await (const event of sectionsOf(file, (key) => key === name)) if ('item' in event && event.key === name) yield event.item as Doc
 }
 
 export type JsonImportOptions = { dir: string; dryRun: boolean; io: CommandIO }
 
 export async function importJson(payload: Payload, options: JsonImportOptions): Promise<ImportReport> {
-  const data = await readExport(options.dir)
+  // Read as a stream: once to check it all, then once per list as the import reaches it (one item in memory at a time).
+  const { file, header } = await checkExport(options.dir)
+  const items = (name: string) => itemsOf(file, name)
   const report = new ImportReport('inkwell', options.dir, options.dryRun)
-  const map = await LegacyMap.load(payload, 'inkwell', data.site)
+  const map = await LegacyMap.load(payload, 'inkwell', header.site)
   const ctx = context(payload, report, map)
   const write = ctx.dryRun ? null : payload
   const roles = new Map((await query<{ id: number; slug: string }>(payload, 'select id, slug from roles')).map((r) => [r.slug, r.id]))
-  const total = SECTIONS.reduce((sum, s) => sum + data[s]!.length, 0)
+  const total = SECTIONS.reduce((sum, s) => sum + header.counts[s]!, 0)
   let done = 0
   const step = () => options.io.progress(++done, total)
 
-  await importSettings(ctx, data.settings, roles)
+  await importSettings(ctx, header.settings, roles)
 
   // Users: the one with that e-mail, else a new one with no password anyone knows.
   const avatars: { user: number; media: number }[] = []
-  for (const u of data.users) {
+  for await (const u of items('users')) {
     step()
     const known = map.get('user', String(u.id))
     if (known !== undefined) {
@@ -314,7 +349,7 @@ export async function importJson(payload: Payload, options: JsonImportOptions): 
 
   // Media: the files of media/, under their names (a site that has one of that name gets a new name, and links follow).
   const urls = new Map<string, string>()
-  for (const m of data.media) {
+  for await (const m of items('media')) {
     step()
     const known = map.get('media', `json:${m.id}`)
     if (known !== undefined) {
@@ -355,7 +390,7 @@ export async function importJson(payload: Payload, options: JsonImportOptions): 
   }
 
   for (const kind of ['categories', 'tags'] as const) {
-    for (const term of data[kind]) {
+    for await (const term of items(kind)) {
       step()
       const known = map.get(kind, String(term.id))
       if (known !== undefined) {
@@ -385,7 +420,7 @@ export async function importJson(payload: Payload, options: JsonImportOptions): 
   }
 
   const counters: { id: number; a: Doc }[] = []
-  for (const a of data.articles) {
+  for await (const a of items('articles')) {
     step()
     const known = map.get('article', String(a.id))
     if (known !== undefined) {
@@ -417,7 +452,8 @@ export async function importJson(payload: Payload, options: JsonImportOptions): 
       ])
       // Where the slug came from (src/plugins/slugs): given here it would count as the editor's, and an automatic one would no longer follow its title.
       if (typeof a.slugOrigin === 'string' && doc.slugOrigin !== a.slugOrigin) await query(payload, 'update articles set slug_origin = $2 where id = $1', [doc.id, a.slugOrigin])
-      counters.push({ id: doc.id, a })
+      // Only what the counters need: the articles themselves are not kept.
+      counters.push({ id: doc.id, a: { viewCount: a.viewCount, replyCount: a.replyCount, lastReplyAt: a.lastReplyAt } })
       report.imported('articles')
       await map.set(payload, 'article', String(a.id), doc.id)
     } catch (error) {
@@ -425,37 +461,49 @@ export async function importJson(payload: Payload, options: JsonImportOptions): 
     }
   }
 
-  // Replies, an article's at a time, in the SQL batches the other importers use (no notifications: they are history).
-  const byArticle = new Map<number, Doc[]>()
-  for (const r of data.replies) byArticle.set(r.article, [...(byArticle.get(r.article) ?? []), r])
-  for (const [oldArticle, replies] of byArticle) {
-    for (const _ of replies) step()
-    const article = map.get('article', String(oldArticle))
-    if (article === undefined) {
-      for (const r of replies) report.skip('replies', String(r.id), `its article ${oldArticle} was not imported`)
-      continue
+  // Replies, a chunk of the file at a time (in id order, so a thread's first reply comes before its answers),
+  // an article's at a time within it, in the SQL batches the other importers use (no notifications: they are history).
+  const importReplies = async (chunk: Doc[]) => {
+    const byArticle = new Map<number, Doc[]>()
+    for (const r of chunk) byArticle.set(r.article, [...(byArticle.get(r.article) ?? []), r])
+    for (const [oldArticle, replies] of byArticle) {
+      for (const _ of replies) step()
+      const article = map.get('article', String(oldArticle))
+      if (article === undefined) {
+        for (const r of replies) report.skip('replies', String(r.id), `its article ${oldArticle} was not imported`)
+        continue
+      }
+      await insertComments(
+        ctx,
+        article,
+        replies.map((r) => ({
+          legacyId: String(r.id),
+          parentLegacyId: typeof r.parent === 'number' ? String(r.parent) : undefined,
+          authorId: user(r.author),
+          guestName: r.guestName ?? undefined,
+          html: r.body,
+          createdAt: r.createdAt,
+          status: r.status as ReplyStatus,
+        })),
+        (body) => body,
+      )
     }
-    await insertComments(
-      ctx,
-      article,
-      replies.map((r) => ({
-        legacyId: String(r.id),
-        parentLegacyId: typeof r.parent === 'number' ? String(r.parent) : undefined,
-        authorId: user(r.author),
-        guestName: r.guestName ?? undefined,
-        html: r.body,
-        createdAt: r.createdAt,
-        status: r.status as ReplyStatus,
-      })),
-      (body) => body,
-    )
   }
+  let chunk: Doc[] = []
+  for await (const r of items('replies')) {
+    chunk.push(r)
+    if (chunk.length >= REPLY_CHUNK) {
+      await importReplies(chunk)
+      chunk = []
+    }
+  }
+  await importReplies(chunk)
   // The counters as they were (insertComments counted the replies; views are the old site's).
   for (const { id, a } of counters) {
     await query(payload, 'update articles set view_count = $2, reply_count = coalesce($3, reply_count), last_reply_at = $4 where id = $1', [id, a.viewCount ?? 0, a.replyCount ?? null, a.lastReplyAt ?? null])
   }
 
-  for (const f of data.follows) {
+  for await (const f of items('follows')) {
     step()
     if (!has(payload, 'follows')) break
     const article = map.get('article', String(f.article))

@@ -421,6 +421,8 @@ export async function insertCommentsOfArticles(
     const topOf = (c: CommentInput): string => {
       let current = c
       for (let depth = 0; current.parentLegacyId && byId.has(current.parentLegacyId) && depth < 1000; depth++) current = byId.get(current.parentLegacyId)!
+      // An answer whose thread came in earlier (another chunk of a streamed file, or an earlier import) joins it.
+      if (current.parentLegacyId && !byId.has(current.parentLegacyId) && map.get('reply', current.parentLegacyId) !== undefined) return current.parentLegacyId
       return current.legacyId
     }
     if (comments.some((c) => c.parentLegacyId && byId.get(c.parentLegacyId)?.parentLegacyId)) {
@@ -503,31 +505,51 @@ export async function insertCommentsOfArticles(
   }
 }
 
+/** Old paths that should answer 301 with one new path. */
+export type RedirectGroup = { froms: (string | undefined)[]; to: string }
+
 /**
- * 301s from old paths to a new one, kept in the redirects plugin's collection
+ * 301s from old paths to new ones, kept in the redirects plugin's collection
  * (normalized as the site looks them up: normalizeRedirectPath). One SQL
- * statement per call: an import makes five or so per article, and the
- * collection has no hooks to run; an old path already taken keeps its target.
+ * statement per call, however many groups: an import makes five or so per
+ * article and passes a batch of articles at once; the collection has no
+ * hooks to run. An old path already taken (before, or earlier in the same
+ * call) keeps its target.
  */
-export async function ensureRedirects(ctx: ImportContext, froms: (string | undefined)[], to: string): Promise<void> {
+export async function ensureRedirectGroups(ctx: ImportContext, groups: RedirectGroup[]): Promise<void> {
   if (!(ctx.payload.collections as Record<string, unknown>).redirects) return
-  const target = normalizeRedirectPath(to)
-  const paths = [...new Set(froms.map((f) => (f ? normalizeRedirectPath(f) : null)))].filter((p): p is string => !!p && p !== '/' && p !== target)
-  if (!paths.length) return
+  const froms: string[] = []
+  const tos: string[] = []
+  for (const { froms: olds, to } of groups) {
+    const target = normalizeRedirectPath(to)
+    const paths = [...new Set(olds.map((f) => (f ? normalizeRedirectPath(f) : null)))].filter((p): p is string => !!p && p !== '/' && p !== target)
+    for (const path of paths) {
+      froms.push(path)
+      tos.push(to)
+    }
+  }
+  if (!froms.length) return
   const { payload, report } = ctx
   if (ctx.dryRun) {
-    const found = await query<{ from: string }>(payload, 'select "from" from redirects where "from" = any($1::text[])', [paths])
-    report.existing('redirects', found.length)
-    report.imported('redirects', paths.length - found.length)
+    const found = new Set((await query<{ from: string }>(payload, 'select "from" from redirects where "from" = any($1::text[])', [froms])).map((r) => r.from))
+    const there = froms.filter((f) => found.has(f)).length
+    report.existing('redirects', there)
+    report.imported('redirects', froms.length - there)
     return
   }
+  // `on conflict do nothing` also skips a path given twice in this statement: the first one given wins.
   const inserted = await query<{ id: number }>(
     payload,
-    `insert into redirects ("from", to_type, to_url) select f, 'custom', $2 from unnest($1::text[]) as f on conflict ("from") do nothing returning id`,
-    [paths, to],
+    `insert into redirects ("from", to_type, to_url) select f, 'custom', t from unnest($1::text[], $2::text[]) with ordinality as x(f, t, n) order by n on conflict ("from") do nothing returning id`,
+    [froms, tos],
   )
   report.imported('redirects', inserted.length)
-  report.existing('redirects', paths.length - inserted.length)
+  report.existing('redirects', froms.length - inserted.length)
+}
+
+/** 301s from old paths to one new path (ensureRedirectGroups with one group). */
+export async function ensureRedirects(ctx: ImportContext, froms: (string | undefined)[], to: string): Promise<void> {
+  return ensureRedirectGroups(ctx, [{ froms, to }])
 }
 
 export async function ensureRedirect(ctx: ImportContext, from: string | undefined, to: string): Promise<void> {

@@ -27,7 +27,7 @@ import { withoutTrailingSlashes } from '../../lib/redirectPath'
 import { htmlToMarkdown, type Converted } from './content'
 import type { MediaImporter } from './media'
 import { ImportReport } from './report'
-import { context, ensureArticles, ensureAuthor, ensureRedirect, ensureRedirects, ensureTerm, insertCommentsOfArticles, LegacyMap, type ArticleInput, type CommentInput, type ImportContext, type ReplyStatus } from './store'
+import { context, ensureArticles, ensureAuthor, ensureRedirect, ensureRedirectGroups, ensureRedirects, ensureTerm, insertCommentsOfArticles, LegacyMap, type ArticleInput, type CommentInput, type ImportContext, type RedirectGroup, type ReplyStatus } from './store'
 
 /** Posts written per transaction (with their comments in one more). */
 const BATCH = 25
@@ -141,7 +141,8 @@ export async function importWordPress(payload: Payload, options: WordPressImport
 
   // Pass 2: posts and pages, read one at a time and written a batch at a time:
   // the articles of a batch in one transaction (ensureArticles), then their
-  // redirects, and their comments in one more (insertCommentsOfArticles).
+  // redirects in one statement (ensureRedirectGroups), and their comments in
+  // one more transaction (insertCommentsOfArticles).
   type Pending = { input: ArticleInput; creator: string; thumbnail?: string; olds: (string | undefined)[]; comments: CommentInput[] }
   let batch: Pending[] = []
   // One batch at a time: two at once deadlock on the articles' roll-up triggers (tried: half the
@@ -152,15 +153,17 @@ export async function importWordPress(payload: Payload, options: WordPressImport
     batch = []
     const articles = await ensureArticles(ctx, pending.map((p) => p.input))
     const threads: { articleId: number; comments: CommentInput[] }[] = []
+    const redirects: RedirectGroup[] = []
     for (const [i, p] of pending.entries()) {
       const article = articles[i]
       if (!article) continue
       const { kind, legacyId: wpId } = p.input
       if (p.creator && !userByLogin.has(p.creator)) report.note(`${kind} ${wpId}: its author "${p.creator}" was not imported; the article has no author`)
       if (p.thumbnail && options.media && article.created) await options.media.featured(ctx, article.id, attachments.get(p.thumbnail)?.url, `${kind} ${wpId}`)
-      if (article.id > 0 || ctx.dryRun) await ensureRedirects(ctx, p.olds, `/articles/${article.id}/${article.slug}`)
+      if (article.id > 0 || ctx.dryRun) redirects.push({ froms: p.olds, to: `/articles/${article.id}/${article.slug}` })
       if (p.comments.length) threads.push({ articleId: article.id, comments: p.comments })
     }
+    await ensureRedirectGroups(ctx, redirects)
     await insertCommentsOfArticles(ctx, threads, (html) => htmlToMarkdown(html).markdown)
   }
   let done = 0

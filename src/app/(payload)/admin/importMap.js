@@ -45,10 +45,12 @@ import { UserSwitchHeader as UserSwitchHeader_ebc951dfc2613394e69e6a2a17bd27f7 }
 import { DashboardNavLink as DashboardNavLink_366e83f162092ba4e0a0736108ded095 } from '../../../../src/plugins/dashboard/admin/DashboardNavLink'
 import { QueueConsoleNavLink as QueueConsoleNavLink_ed8b982cac06932a097391c4dabb8503 } from '../../../../src/plugins/jobs/admin/QueueConsoleNavLink'
 import { ModerationNavLink as ModerationNavLink_c36036ca25a8a26a94bfcf14afea99d5 } from '../../../../src/plugins/moderation/admin/ModerationNavLink'
+import { ImportNavLink as ImportNavLink_983108a130281a6aacdfd118ef23d857 } from '../../../../src/plugins/import/admin/ImportNavLink'
 import { Dashboard as Dashboard_68047e83e4497add0464910930456677 } from '../../../../src/plugins/dashboard/admin/Dashboard'
 import { S3ClientUploadHandler as S3ClientUploadHandler_f97aa6c64367fa259c5bc0567239ef24 } from '@payloadcms/storage-s3/client'
 import { QueueConsoleView as QueueConsoleView_cccdd5906f3e908c15edc125b9b7d6c5 } from '../../../../src/plugins/jobs/admin/QueueConsoleView'
 import { ModerationQueueView as ModerationQueueView_f7acc208cb000057a94a2d9c0197579d } from '../../../../src/plugins/moderation/admin/ModerationQueueView'
+import { ImportView as ImportView_cb54474c4367477bae6e9e17a9b9392c } from '../../../../src/plugins/import/admin/ImportView'
 import { UnauthorizedView as UnauthorizedView_47d1c7aabda5d2f1a25bbdd5ac0fa370 } from '../../../../src/plugins/userSwitch/admin/UnauthorizedView'
 import { CollectionCards as CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1 } from '@payloadcms/next/rsc'
 
@@ -101,10 +103,12 @@ export const importMap = {
   "/src/plugins/dashboard/admin/DashboardNavLink#DashboardNavLink": DashboardNavLink_366e83f162092ba4e0a0736108ded095,
   "/src/plugins/jobs/admin/QueueConsoleNavLink#QueueConsoleNavLink": QueueConsoleNavLink_ed8b982cac06932a097391c4dabb8503,
   "/src/plugins/moderation/admin/ModerationNavLink#ModerationNavLink": ModerationNavLink_c36036ca25a8a26a94bfcf14afea99d5,
+  "/src/plugins/import/admin/ImportNavLink#ImportNavLink": ImportNavLink_983108a130281a6aacdfd118ef23d857,
   "/src/plugins/dashboard/admin/Dashboard#Dashboard": Dashboard_68047e83e4497add0464910930456677,
   "@payloadcms/storage-s3/client#S3ClientUploadHandler": S3ClientUploadHandler_f97aa6c64367fa259c5bc0567239ef24,
   "/src/plugins/jobs/admin/QueueConsoleView#QueueConsoleView": QueueConsoleView_cccdd5906f3e908c15edc125b9b7d6c5,
   "/src/plugins/moderation/admin/ModerationQueueView#ModerationQueueView": ModerationQueueView_f7acc208cb000057a94a2d9c0197579d,
+  "/src/plugins/import/admin/ImportView#ImportView": ImportView_cb54474c4367477bae6e9e17a9b9392c,
   "/src/plugins/userSwitch/admin/UnauthorizedView#UnauthorizedView": UnauthorizedView_47d1c7aabda5d2f1a25bbdd5ac0fa370,
   "@payloadcms/next/rsc#CollectionCards": CollectionCards_f9c02e79a4aed9a3924487c0cd4cafb1
 }
