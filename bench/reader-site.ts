@@ -19,10 +19,20 @@
  *            share-card flood (≤ 1 core), a signed-in article render (p50 ≤
  *            15 ms, p99 ≤ 50 ms); uncached article render with the cache off
  *            (p50 ≤ 15 ms, p99 ≤ 50 ms).
- *  --scale   100,000 articles, 1,000,000 replies and 100,000 users seeded in
- *            bulk (≤ 3 min), then with the cache off: home, category, tag,
- *            user and page 500 of a category (p95 ≤ 50 ms), RSS (≤ 20 ms),
- *            the sitemap index and a 50,000-URL part (≤ 1 s each).
+ *  --scale   [--size 100000] articles, ten replies each and as many users
+ *            seeded in bulk (≤ 3 min; ≤ 5 min at --size 1000000, issue 28
+ *            §3), with search rows and one article with 10,000 more
+ *            replies; the seed's peak memory (this process and the
+ *            PostgreSQL backend, ≤ 2 GB each); then with the cache off:
+ *            home, category, tag, user, the page of a category as deep as
+ *            size / 200 (500; 5,000 at 1M), the 10,000-reply article's first
+ *            page (p95 ≤ 50 ms), RSS (≤ 20 ms), the sitemap index and every
+ *            50,000-URL part (≤ 1 s each); search (bench/search.ts's queries,
+ *            p95 ≤ 50 ms) and the dashboard (bench/dashboard.ts, each query
+ *            ≤ 200 ms) in this process. For each miss, the plans PostgreSQL
+ *            ran are printed after the table (bench/queryPlans.ts).
+ *            --database <url> measures a database an earlier run left
+ *            (--keep) instead of seeding one.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
@@ -36,6 +46,10 @@ import autocannon from 'autocannon'
 import pg from 'pg'
 
 import { admin, adminUrl } from './adminDatabase'
+import { poolOf } from '../src/lib/pool'
+import { measure as measureDashboard, seedViewDays } from './dashboard'
+import { capturePlans, formatPlan, type CapturedPlan } from './queryPlans'
+import { measureSearch, searchKinds, vocabulary } from './search'
 import { seedBulk } from './seedBulk'
 
 const { values: args } = parseArgs({
@@ -48,6 +62,8 @@ const { values: args } = parseArgs({
     exact: { type: 'string', default: '20000' },
     samples: { type: 'string', default: '300' },
     scale: { type: 'boolean', default: false },
+    // --scale only: how many articles (and users; ten replies each).
+    size: { type: 'string', default: '100000' },
     // --scale only: measure an already bulk-seeded database (its URL) instead of seeding a new one.
     database: { type: 'string' },
     keep: { type: 'boolean', default: false },
@@ -207,11 +223,16 @@ function timedGet(url: string, headers: Record<string, string> = {}): Promise<{ 
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
 
-/** Sequential requests (no queueing): p50, p95, p99 in ms. */
-async function latency(url: string, samples = SAMPLES, headers: Record<string, string> = {}) {
-  for (let i = 0; i < 20; i++) await timedGet(url, headers)
+/**
+ * Sequential requests (no queueing): p50, p95, p99 in ms. With a time budget (the scale run, where
+ * a missed page may take seconds), fewer warm-up requests and sampling stops once the budget is
+ * spent with at least 20 samples.
+ */
+async function latency(url: string, samples = SAMPLES, headers: Record<string, string> = {}, budgetMs = Infinity) {
+  const started = performance.now()
+  for (let i = 0; i < (budgetMs === Infinity ? 20 : 5); i++) await timedGet(url, headers)
   const times: number[] = []
-  for (let i = 0; i < samples; i++) {
+  for (let i = 0; i < samples && (i < 20 || performance.now() - started < budgetMs); i++) {
     const r = await timedGet(url, headers)
     if (r.status !== 200) throw new Error(`${url} answered ${r.status}`)
     times.push(r.ms)
@@ -289,11 +310,14 @@ async function createDatabase(label: string) {
   const env = { ...process.env, DATABASE_URL: url, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'inkwell-bench-')), PAYLOAD_SECRET: 'bench-secret-not-for-production-0123456789', LOG_LEVEL: 'warn' }
   runScript('scripts/migrate.ts', [], { ...env, NODE_ENV: 'development' })
   runScript('scripts/seed.ts', [], { ...env, NODE_ENV: 'development' })
-  return { name, url, env, drop: () => (args.keep ? Promise.resolve() : admin(`drop database if exists "${name}" with (force)`).then(() => {})) }
+  const drop = () => (args.keep ? Promise.resolve(log(`[bench] database kept: ${url} (measure it again with --database ${url})`)) : admin(`drop database if exists "${name}" with (force)`).then(() => {}))
+  return { name, url, env, drop }
 }
 
 function existingDatabase(url: string) {
   const env = { ...process.env, DATABASE_URL: url, DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'inkwell-bench-')), PAYLOAD_SECRET: 'bench-secret-not-for-production-0123456789', LOG_LEVEL: 'warn' }
+  // Migrations added since it was seeded (indexes) are measured too.
+  runScript('scripts/migrate.ts', [], { ...env, NODE_ENV: 'development' })
   return { name: url, url, env, drop: () => Promise.resolve() }
 }
 
@@ -451,48 +475,152 @@ async function mainRun() {
 // ---- --scale: bulk seed, then uncached pages at size -----------------------------
 
 async function scaleRun() {
+  const size = Number(args.size)
   const db = args.database ? existingDatabase(args.database) : await createDatabase('scale')
+  const words = vocabulary()
   try {
     if (!args.database) {
-      const seconds = await seedBulk(db.url, { articles: 100_000, repliesPerArticle: 10, users: 100_000 }, log)
-      maxRow('bulk seed: 100,000 articles, 1,000,000 replies, 100,000 users', 180, seconds, 's')
+      // At 1,000,000 the issue allows 5 minutes; the 100,000 set keeps its 3.
+      const goal = size >= 1_000_000 ? 300 : 180
+      const { seconds, backendPeakMb } = await seedBulk(db.url, { articles: size, repliesPerArticle: 10, users: size, words, hotReplies: HOT_REPLIES }, log)
+      maxRow(`bulk seed: ${size.toLocaleString('en')} articles, ${(size * 10).toLocaleString('en')} replies, ${size.toLocaleString('en')} users, search rows, one ${HOT_REPLIES.toLocaleString('en')}-reply thread`, goal, seconds, 's')
+      maxRow('bulk seed: peak RSS of the seeding process (this one)', 2048, process.resourceUsage().maxRSS / 1024, 'MB')
+      maxRow('bulk seed: peak RSS of the PostgreSQL backend that ran it (shared buffers it touched included)', 2048, backendPeakMb, 'MB')
     }
     const sql = new pg.Client({ connectionString: db.url })
     await sql.connect()
     const { rows: [category] } = await sql.query<{ slug: string }>(`select slug from categories order by id limit 1`)
     const { rows: [tag] } = await sql.query<{ slug: string }>(`select slug from tags order by id limit 1`)
     const { rows: [author] } = await sql.query<{ id: number }>(`select author_id id from articles group by author_id order by count(*) desc limit 1`)
+    const { rows: [hot] } = await sql.query<{ id: number; slug: string; replies: number }>(
+      `select a.id, a.slug, (select count(*) from replies r where r.article_id = a.id)::int as replies
+         from articles a where a.slug = 'benchmark-article-1'`,
+    )
     await sql.end()
+    // Page 500 of a category at 100,000 articles, 5,000 at 1,000,000: as deep into the list.
+    const deepPage = Math.max(2, Math.round(size / 200))
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
     const web = await startInkwell(db.env, port, { RENDER_CACHE: 'off', SITEMAP_MAX_URLS: '50000' })
     try {
-      for (const [figure, p] of [
+      for (const [figure, p, goal] of [
         ['home', '/'],
         ['category', `/categories/${category!.slug}`],
         ['tag', `/tags/${tag!.slug}`],
         ['user', `/users/${author!.id}`],
-        ['page 500 of a category', `/categories/${category!.slug}?page=500`],
-      ] as const) {
+        [`page ${deepPage.toLocaleString('en')} of a category`, `/categories/${category!.slug}?page=${deepPage}`],
+        [`article with ${hot!.replies.toLocaleString('en')} replies, first page`, `/articles/${hot!.id}/${hot!.slug}`],
+        ['RSS feed', '/rss', 20],
+      ] as [string, string, number?][]) {
         log(`[bench] scale: ${figure}…`)
-        maxRow(`${figure} p95, uncached, at scale`, 50, (await latency(base + p, 100)).p95)
+        const { p95 } = await latency(base + p, 100, {}, 30_000)
+        maxRow(`${figure} p95, uncached, at scale`, goal ?? 50, p95)
+        if (p95 > (goal ?? 50)) missedPages.push([figure, p])
       }
-      maxRow('RSS feed p95, uncached, at scale', 20, (await latency(base + '/rss', 100)).p95)
       const index = await timedGet(base + '/sitemap.xml')
       maxRow('sitemap index, streamed', 1000, index.ms)
+      // Every part, each once (uncached): the slowest is the figure.
       const parts = [...index.body.toString().matchAll(/<loc>[^<]*\/sitemaps\/(\d+)\.xml<\/loc>/g)].map((m) => Number(m[1]))
-      // The last full part is deep in the articles: a keyset read costs what the first costs.
-      const part = parts.length > 1 ? parts[parts.length - 2]! : parts[0]!
-      const child = await timedGet(`${base}/sitemaps/${part}.xml`)
-      const urls = (child.body.toString().match(/<url>/g) ?? []).length
-      maxRow(`sitemap part ${part} (${urls.toLocaleString('en')} URLs, ${(child.bytes / 1e6).toFixed(1)} MB), streamed`, 1000, child.ms)
+      log(`[bench] scale: ${parts.length} sitemap parts…`)
+      let slowest = { part: 0, ms: 0, urls: 0, bytes: 0 }
+      for (const part of parts) {
+        const child = await timedGet(`${base}/sitemaps/${part}.xml`)
+        if (child.status !== 200) throw new Error(`sitemap part ${part} answered ${child.status}`)
+        if (child.ms > slowest.ms) slowest = { part, ms: child.ms, urls: (child.body.toString().match(/<url>/g) ?? []).length, bytes: child.bytes }
+      }
+      if (parts.length > 0) maxRow(`slowest of ${parts.length} sitemap parts: part ${slowest.part} (${slowest.urls.toLocaleString('en')} URLs, ${(slowest.bytes / 1e6).toFixed(1)} MB), streamed`, 1000, slowest.ms)
+      if (slowest.ms > 1000) missedPages.push([`sitemap part ${slowest.part}`, `/sitemaps/${slowest.part}.xml`])
     } finally {
       await web.stop()
     }
+    if (missedPages.length > 0) {
+      log('[bench] scale: the query plans of the missed pages (auto_explain)…')
+      await plansOf('pages', databaseName(db.url), 10, async () => {
+        const again = await startInkwell(db.env, port, { RENDER_CACHE: 'off', SITEMAP_MAX_URLS: '50000' })
+        try {
+          for (const [figure, p] of missedPages) {
+            log(`[bench]   ${figure}`)
+            for (let i = 0; i < 3; i++) await timedGet(base + p)
+          }
+        } finally {
+          await again.stop()
+        }
+      })
+    }
+    await searchAndDashboard(db)
   } finally {
     await db.drop()
   }
 }
+
+const HOT_REPLIES = 10_000
+
+/** Pages (figure, path) whose figure missed: their query plans are shown after the table. */
+const missedPages: [string, string][] = []
+/** Plans of the misses, by what missed, printed after the table. */
+const missPlans: { what: string; plans: CapturedPlan[] | string }[] = []
+
+function databaseName(url: string): string {
+  return decodeURIComponent(new URL(url).pathname.slice(1))
+}
+
+async function plansOf(what: string, database: string, minMs: number, run: () => Promise<void>) {
+  missPlans.push({ what, plans: await capturePlans(database, minMs, run) })
+}
+
+/**
+ * Search (bench/search.ts's queries, p95 ≤ 50 ms) and the dashboard's queries (bench/dashboard.ts,
+ * ≤ 200 ms each, site-wide and the busiest author), in this process through Payload, as those benches
+ * measure them, on the database just measured.
+ */
+async function searchAndDashboard(db: { url: string; env: NodeJS.ProcessEnv }) {
+  Object.assign(process.env, db.env, { NODE_ENV: 'development', WORKER: 'off', QUEUE_CONNECTION: 'sync' })
+  const { bootPayload, closePayload } = await import('../src/lib/boot')
+  const { payload, env, database } = await bootPayload({ log, migrate: false })
+  try {
+    log('[bench] scale: search…')
+    const { results, all } = await measureSearch(payload, vocabulary(), 20)
+    // The first five kinds are the plain one- to three-word queries; Chinese is the last kind.
+    results.forEach((kind, i) => {
+      if (i < 5 || kind.name === 'Chinese') maxRow(`search p95: ${kind.name} (${kind.hits} matches)`, 50, kind.p95)
+    })
+    const plain = all.slice(0, results.slice(0, 5).reduce((n, kind) => n + kind.n, 0)).sort((a, b) => a - b)
+    maxRow('search p95: all 1–3 word queries', 50, percentile(plain, 95))
+    searchMisses.push(...results.filter((kind, i) => (i < 5 || kind.name === 'Chinese') && kind.p95 > 50).map((kind) => kind.name))
+    if ((await poolOf(payload).query('select 1 from article_view_days limit 1')).rowCount === 0) await seedViewDays(db.url)
+    const { token } = await payload.login({ collection: 'users', data: { email: 'owner@inkwell.test', password: env.seedPassword } })
+    ownerToken = token!
+    log('[bench] scale: dashboard…')
+    await measureDashboard(payload, token!, (figure, goal, measured) => {
+      // The widget queries are the issue's figures (≤ 200 ms); the whole request is the dashboard bench's (≤ 300 ms).
+      maxRow(`dashboard ${figure}`, goal, measured)
+      if (measured > goal) dashboardMissed = true
+    })
+  } finally {
+    await closePayload(payload)
+    await database.stop()
+  }
+  // Payload is one instance per process (closed now): the plans are captured through a new web
+  // process instead, which runs the same code (the search page calls searchArticles, /api/dashboard the widgets).
+  const searchPaths = searchMisses.flatMap((name) => (new Map(searchKinds(vocabulary())).get(name) ?? []).flatMap((q) => [1, 2, 3].map((page) => `/search?q=${encodeURIComponent(q)}&page=${page}`)))
+  const dashboardPaths = dashboardMissed ? ['day', 'month', 'year'].map((period) => `/api/dashboard?period=${period}`) : []
+  if (searchPaths.length + dashboardPaths.length === 0) return
+  log('[bench] scale: the query plans of the missed searches and dashboard queries (auto_explain)…')
+  const port = await freePort()
+  await plansOf(`search (${searchMisses.join(', ') || 'none missed'}) and dashboard (${dashboardMissed ? 'missed' : 'none missed'})`, databaseName(db.url), 20, async () => {
+    const web = await startInkwell(db.env, port, { RENDER_CACHE: 'off' })
+    try {
+      for (const p of searchPaths) await timedGet(`http://127.0.0.1:${port}${p}`)
+      for (const p of dashboardPaths) await timedGet(`http://127.0.0.1:${port}${p}`, { authorization: `JWT ${ownerToken}` })
+    } finally {
+      await web.stop()
+    }
+  })
+}
+
+const searchMisses: string[] = []
+let dashboardMissed = false
+let ownerToken = ''
 
 async function main() {
   const ensured = spawnSync('bash', ['scripts/ensure-wrk.sh'], { cwd: root, stdio: 'inherit' })
@@ -500,15 +628,28 @@ async function main() {
   runScript('scripts/build.ts', ['--if-stale'], { ...process.env })
   const started = Date.now()
   const load0 = os.loadavg()[0]!
-  if (args.scale) await scaleRun()
-  else await mainRun()
+  // The table is printed even when a later step fails: the figures measured so far are the point.
+  let failure: unknown
+  try {
+    if (args.scale) await scaleRun()
+    else await mainRun()
+  } catch (error) {
+    failure = error
+  }
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU'
   console.log(`\nInkwell reader site — ${args.scale ? 'at scale' : `${Number(args.articles).toLocaleString('en')} articles`}, ${os.cpus().length} cores (${cpu}), Node ${process.version}`)
   console.log(`wrk -t1 c=${CONNECTIONS}, ${DURATION} s after ${WARMUP} s warm-up (views: autocannon, a fixed number); latencies sequential; load average ${load0.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)} (other processes share this machine), ${((Date.now() - started) / 1000).toFixed(0)} s\n`)
   console.log('| figure | goal | measured | verdict | load avg |')
   console.log('| --- | --- | --- | --- | --- |')
   for (const r of rows) console.log(`| ${r.figure} | ${r.goal} | ${r.measured} | ${r.verdict} | ${r.load.toFixed(1)} |`)
+  for (const { what, plans } of missPlans) {
+    console.log(`\nQuery plans behind the missed figures — ${what}:`)
+    if (typeof plans === 'string') console.log(`  not shown: ${plans}`)
+    else if (plans.length === 0) console.log('  no statement was slow when run again (the miss was the application or the machine, not a query)')
+    else for (const plan of plans.slice(0, 6)) console.log(`\n${formatPlan(plan)}`)
+  }
   if (rows.some((r) => r.verdict.includes('MISSED'))) process.exitCode = 1
+  if (failure) throw failure
 }
 
 await main()

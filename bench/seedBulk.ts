@@ -16,26 +16,50 @@
  * seed's own rows, which are correct by construction (every article and author
  * id is read from its table).
  */
+import { readFileSync } from 'node:fs'
+
 import pg from 'pg'
 
-export type BulkSize = { articles: number; repliesPerArticle: number; users?: number }
+export type BulkSize = {
+  articles: number
+  repliesPerArticle: number
+  users?: number
+  /**
+   * A vocabulary (bench/search.ts): each bulk article gets two of its words in the title and
+   * 30 in an extra paragraph, drawn with Zipf-like frequencies, and its search row is written
+   * here, set-based (the body's lexemes copied from its source article's row, which the demo
+   * seed indexed with the application's Chinese segmentation). Without it bulk articles have
+   * no search rows (`reindex-search` writes them, one batch of 250 at a time).
+   */
+  words?: string[]
+  /** One more article (the newest bulk one) gets this many replies on top of its share. */
+  hotReplies?: number
+}
 
-/** Seeds the missing articles (and the users, replies); returns the seconds it took, or 0 when nothing was missing. */
-export async function seedBulk(databaseUrl: string, { articles, repliesPerArticle: replies, users = 0 }: BulkSize, log: (m: string) => void = console.log): Promise<number> {
+export type BulkResult = {
+  /** Seconds the seed took, 0 when nothing was missing. */
+  seconds: number
+  /** Peak resident memory of the PostgreSQL backend that ran the seed (VmHWM, shared buffers it touched included), MB; NaN when /proc cannot show it. */
+  backendPeakMb: number
+}
+
+/** Seeds the missing articles (and the users, replies, search rows). */
+export async function seedBulk(databaseUrl: string, { articles, repliesPerArticle: replies, users = 0, words, hotReplies = 0 }: BulkSize, log: (m: string) => void = console.log): Promise<BulkResult> {
   const db = new pg.Client({ connectionString: databaseUrl })
   await db.connect()
   const started = Date.now()
+  const { rows: [backend] } = await db.query<{ pid: number }>(`select pg_backend_pid() as pid`)
   try {
     const { rows } = await db.query<{ n: string }>(`select count(*) n from articles`)
     const missing = articles - Number(rows[0]!.n)
-    if (missing <= 0) return 0
+    if (missing <= 0) return { seconds: 0, backendPeakMb: NaN }
     log(`[bench] inserting ${missing.toLocaleString('en')} articles, ${(missing * replies).toLocaleString('en')} replies, ${users.toLocaleString('en')} users…`)
     // Secondary indexes of the tables written in bulk, dropped now and built again after the inserts.
     const { rows: rebuilt } = await db.query<{ name: string; definition: string }>(
       `select i.indexname as name, i.indexdef as definition from pg_indexes i
         where i.schemaname = current_schema() and i.tablename = any($1::text[])
           and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
-      [['users', 'users_rels', 'articles', 'articles_rels', 'replies']],
+      [['users', 'users_rels', 'articles', 'articles_rels', 'replies', 'article_search']],
     )
     let stepStarted = Date.now()
     const step = async (label: string, run: () => Promise<unknown>) => {
@@ -46,6 +70,10 @@ export async function seedBulk(databaseUrl: string, { articles, repliesPerArticl
     await db.query('begin')
     await db.query(`set local synchronous_commit = off`)
     await db.query(`set local maintenance_work_mem = '256MB'`)
+    // lz4 instead of pglz for the bodies and vectors written (TOAST): several times quicker to compress.
+    // (Only when the server was built with it: a failed SET would abort the transaction.)
+    const { rows: [lz4] } = await db.query<{ ok: boolean }>(`select 'lz4' = any(enumvals) as ok from pg_settings where name = 'default_toast_compression'`)
+    if (lz4?.ok) await db.query(`set local default_toast_compression = 'lz4'`)
     const { rows: [role] } = await db.query<{ super: boolean }>(`select rolsuper as super from pg_roles where rolname = current_user`)
     if (role?.super) await db.query(`set local session_replication_role = replica`) // no FK triggers for rows correct by construction
     for (const index of rebuilt) await db.query(`drop index "${index.name}"`)
@@ -69,22 +97,54 @@ export async function seedBulk(databaseUrl: string, { articles, repliesPerArticl
       select row_number() over (order by id) - 1 as k, id from users
        where email not like 'bench-reader-%' or id % 50 = 0`)
     await db.query(`create temp table bench_categories as select row_number() over (order by id) - 1 as k, id from categories`)
+    // Each source's body lexemes (weight C) from its search row, for the bulk copies' search rows.
     await db.query(`create temp table bench_sources as
-      select row_number() over (order by id) - 1 as k, markdown, html, excerpt from articles
-       where format = 'markdown' and html is not null order by id limit 10`)
+      select row_number() over (order by a.id) - 1 as k, a.markdown, a.html, a.excerpt,
+             coalesce(ts_filter(s.vector, '{c}'), ''::tsvector) as body_vector
+        from articles a left join article_search s on s.article_id = a.id
+       where a.format = 'markdown' and a.html is not null order by a.id limit 10`)
+    // The words of each bulk article (none, plain titles, without a vocabulary), drawn here and
+    // sent in batches: drawn in SQL (a subscript of a 20,000-word array per word) they took 9 s per 20,000 articles.
+    await db.query(`create temp table bench_words (g int primary key, title text not null, body text)`)
+    await step(words ? `varied words for ${missing.toLocaleString('en')} articles` : 'titles', async () => {
+      for (let first = 1; first <= missing; first += WORD_BATCH) {
+        const batch = Array.from({ length: Math.min(WORD_BATCH, missing - first + 1) }, (_, i) => first + i)
+        const drawn = batch.map((g) => wordsOf(g, words))
+        await db.query(
+          `insert into bench_words (g, title, body) select * from unnest($1::int[], $2::text[], $3::text[])`,
+          [batch, drawn.map((d) => d.title), drawn.map((d) => d.body)],
+        )
+      }
+    })
     await step(`${missing.toLocaleString('en')} articles`, () => db.query(
       `insert into articles (title, slug, format, markdown, html, excerpt, category_id, author_id, status, _status, published_at,
                              meta_title, meta_description, meta_keywords, view_count, reply_count, last_reply_at)
-       select 'Benchmark article ' || g, 'benchmark-article-' || g, 'markdown', src.markdown, src.html, src.excerpt,
+       select w.title, 'benchmark-article-' || g, 'markdown', src.markdown,
+              src.html || coalesce('<p>' || w.body || '</p>', ''), src.excerpt,
               c.id, a.id, 'published', 'published', now() - (g || ' minutes')::interval,
-              'Benchmark article ' || g, src.excerpt, 'benchmark, inkwell', 0,
+              w.title, src.excerpt, 'benchmark, inkwell', 0,
               -- The replies below are known in advance: R per article, the last R minutes after publishing.
-              $2::int, case when $2::int > 0 then now() - (g || ' minutes')::interval + ($2::int || ' minutes')::interval end
-         from generate_series(1, $1::int) g
+              $1::int + case when g = 1 then $2::int else 0 end,
+              -- The newest bulk article's extra replies come one a second after publishing.
+              case when $1::int > 0 or (g = 1 and $2::int > 0)
+                   then now() - (g || ' minutes')::interval
+                        + (greatest($1::int * 60, case when g = 1 then $2::int else 0 end) || ' seconds')::interval end
+         from bench_words w
          join bench_sources src on src.k = g % (select count(*) from bench_sources)
          join bench_categories c on c.k = g % (select count(*) from bench_categories)
          join bench_authors a on a.k = g % (select count(*) from bench_authors)`,
-      [missing, replies],
+      [replies, hotReplies],
+    ))
+    if (words) await step('their search rows', () => db.query(
+      // The vector as searchArticles.ts builds it (title A, excerpt B, body C); the body's lexemes are the
+      // source's plus the extra paragraph's (plain ASCII words: no segmentation needed).
+      `insert into article_search (article_id, status, published_at, vector)
+       select a.id, a.status, a.published_at,
+              setweight(to_tsvector('simple', a.title), 'A') || setweight(to_tsvector('simple', coalesce(a.excerpt, '')), 'B')
+              || src.body_vector || setweight(to_tsvector('simple', w.body), 'C')
+         from bench_words w
+         join articles a on a.slug = 'benchmark-article-' || w.g
+         join bench_sources src on src.k = w.g % (select count(*) from bench_sources)`,
     ))
     await db.query(`create temp table bench_tags as select row_number() over (order by id) - 1 as k, id from tags`)
     await step('their tags', () => db.query(
@@ -94,9 +154,9 @@ export async function seedBulk(databaseUrl: string, { articles, repliesPerArticl
          join bench_tags t on t.k = (a.id + n * 7) % (select count(*) from bench_tags)
         where a.slug like 'benchmark-article-%'`,
     ))
+    await db.query(`create temp table bench_repliers as
+      select row_number() over (order by id) - 1 as k, id from users order by id`)
     if (replies > 0) {
-      await db.query(`create temp table bench_repliers as
-        select row_number() over (order by id) - 1 as k, id from users order by id`)
       await step(`${(missing * replies).toLocaleString('en')} replies`, () => db.query(
         `insert into replies (article_id, author_id, body, html, created_at, updated_at)
          select a.id, u.id, 'Benchmark reply ' || r, '<p>Benchmark reply ' || r || '</p>',
@@ -107,19 +167,64 @@ export async function seedBulk(databaseUrl: string, { articles, repliesPerArticl
         [replies],
       ))
     }
+    if (hotReplies > 0) await step(`${hotReplies.toLocaleString('en')} more replies on the newest bulk article`, () => db.query(
+      `insert into replies (article_id, author_id, body, html, created_at, updated_at)
+       select a.id, u.id, 'Busy thread reply ' || r, '<p>Busy thread reply ' || r || '</p>',
+              a.published_at + (r || ' seconds')::interval, a.published_at + (r || ' seconds')::interval
+         from articles a cross join generate_series(1, $1::int) r
+         join bench_repliers u on u.k = (r * 13) % (select count(*) from bench_repliers)
+        where a.slug = 'benchmark-article-1'`,
+      [hotReplies],
+    ))
     await step(`${rebuilt.length} secondary indexes rebuilt`, async () => {
       for (const index of rebuilt) await db.query(index.definition)
     })
     await step('committed', () => db.query('commit'))
     // Visibility maps (index-only scans) and planner statistics for what was written.
-    await step('vacuum analyze', () => db.query('vacuum analyze articles, articles_rels, replies, users, users_rels'))
+    await step('vacuum analyze', () => db.query('vacuum analyze articles, articles_rels, replies, users, users_rels, article_search'))
     // The dashboard's rollups are kept by triggers, which the replica role above skipped: recount them.
     const { rows: [rollups] } = await db.query<{ present: boolean }>(`select to_regproc('dashboard_rebuild') is not null as present`)
     if (rollups?.present) await step('dashboard rollups rebuilt', () => db.query('select dashboard_rebuild()'))
     const seconds = (Date.now() - started) / 1000
-    log(`[bench] inserted in ${seconds.toFixed(1)} s`)
-    return seconds
+    const backendPeakMb = peakRssMb(backend!.pid)
+    log(`[bench] inserted in ${seconds.toFixed(1)} s; PostgreSQL backend peak RSS ${backendPeakMb.toFixed(0)} MB`)
+    return { seconds, backendPeakMb }
   } finally {
     await db.end()
+  }
+}
+
+const WORD_BATCH = 50_000
+
+/**
+ * Article g's title and extra paragraph: two and 30 (or 31) words drawn log-uniformly, as bench/search.ts
+ * drew them (word 1 in nearly every article, word 10,000 in a few dozen), from a generator seeded with g
+ * so a size always gets the same text.
+ */
+function wordsOf(g: number, words: string[] | undefined): { title: string; body: string | null } {
+  if (!words) return { title: `Benchmark article ${g}`, body: null }
+  let state = (g * 2654435761) >>> 0 || 1
+  const draw = () => {
+    // xorshift32: quick, and good enough to spread words.
+    state ^= state << 13
+    state >>>= 0
+    state ^= state >>> 17
+    state ^= state << 5
+    state >>>= 0
+    const k = Math.floor(Math.exp((state / 2 ** 32) * Math.log(words.length)))
+    return words[Math.min(words.length, Math.max(1, k)) - 1]!
+  }
+  const first = draw()
+  const title = `${first[0]!.toUpperCase()}${first.slice(1)} ${draw()} ${g}`
+  const body = Array.from({ length: 30 + (g % 2) }, draw).join(' ')
+  return { title, body }
+}
+
+/** VmHWM of a process on this machine (the PostgreSQL server is local in the benches), MB. */
+function peakRssMb(pid: number): number {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024
+  } catch {
+    return NaN
   }
 }

@@ -26,6 +26,9 @@ import * as migration_20261126_130000_article_versions from './20261126_130000_a
 import * as migration_20261126_140000_akismet from './20261126_140000_akismet';
 import * as migration_20261126_150000_media_storage from './20261126_150000_media_storage';
 import * as migration_20261126_160000_import_runs from './20261126_160000_import_runs';
+import * as migration_20261126_160000_public_list_counts_idx from './20261126_160000_public_list_counts_idx';
+import * as migration_20261126_170000_reply_thread_order_idx from './20261126_170000_reply_thread_order_idx';
+import * as migration_20261126_170100_reply_count_order_idx from './20261126_170100_reply_count_order_idx';
 
 export const migrations = [
   {
@@ -167,5 +170,20 @@ export const migrations = [
     up: migration_20261126_160000_import_runs.up,
     down: migration_20261126_160000_import_runs.down,
     name: '20261126_160000_import_runs'
+  },
+  {
+    up: migration_20261126_160000_public_list_counts_idx.up,
+    down: migration_20261126_160000_public_list_counts_idx.down,
+    name: '20261126_160000_public_list_counts_idx'
+  },
+  {
+    up: migration_20261126_170000_reply_thread_order_idx.up,
+    down: migration_20261126_170000_reply_thread_order_idx.down,
+    name: '20261126_170000_reply_thread_order_idx'
+  },
+  {
+    up: migration_20261126_170100_reply_count_order_idx.up,
+    down: migration_20261126_170100_reply_count_order_idx.down,
+    name: '20261126_170100_reply_count_order_idx'
   },
 ];
