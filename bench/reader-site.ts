@@ -247,9 +247,16 @@ function startChild(command: string[], env: NodeJS.ProcessEnv, ready: string): P
   const child = spawn(process.execPath, command, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     let out = ''
+    let started = false
     child.stdout!.on('data', (c) => {
-      out += c
-      if (out.includes(ready)) resolve({ process: child, stop: () => stopChild(child) })
+      // Once it is up, its log (a JSON line per request) is drained and only its tail kept: scanning an
+      // ever longer string per chunk made this reader the bottleneck, and the web process blocked
+      // writing to a full pipe (a third of the cached rate, and the signed-in render's 85 ms).
+      out = started ? (out + c).slice(-8192) : out + c
+      if (!started && out.includes(ready)) {
+        started = true
+        resolve({ process: child, stop: () => stopChild(child) })
+      }
     })
     child.once('exit', (code) => reject(new Error(`${command.join(' ')} exited with ${code}:\n${out}`)))
   })

@@ -81,10 +81,15 @@ export async function startApp(
     detached: true,
   })
   let output = ''
+  let running = false
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString()
-      if (output.includes('Inkwell is running')) resolve()
+      // Looked for until found only: the whole output is kept (tests read it), but scanning it again per chunk under load is quadratic.
+      if (!running && output.includes('Inkwell is running')) {
+        running = true
+        resolve()
+      }
     }
     child.stdout!.on('data', onData)
     child.stderr!.on('data', onData)

@@ -16,9 +16,14 @@ export function startWorker(env: NodeJS.ProcessEnv, started: ChildProcess[]): Pr
   started.push(child)
   return new Promise((resolve, reject) => {
     let out = ''
+    let running = false
     const onData = (c: Buffer) => {
+      if (running) return // its log after that is not read: only drained
       out += c
-      if (out.includes('Inkwell worker is running')) resolve(child)
+      if (out.includes('Inkwell worker is running')) {
+        running = true
+        resolve(child)
+      }
     }
     child.stdout!.on('data', onData)
     child.stderr!.on('data', onData)
