@@ -122,6 +122,8 @@ describe('a browser asking for Chinese', () => {
     await new AdminLoginPage(page, app.url).signInAs('owner@inkwell.test')
     expect(await htmlLang(page)).toBe('zh')
     await page.getByTestId('dashboard').waitFor()
+    // The charts draw after they are measured: the screenshot waits for the first one.
+    await page.locator('.recharts-surface').first().waitFor()
     await shot(page, 'admin-dashboard')
     await page.goto(`${app.url}/admin/queues`)
     expect(await htmlLang(page)).toBe('zh')
