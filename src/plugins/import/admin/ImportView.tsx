@@ -11,10 +11,10 @@
  */
 import type { AdminViewServerProps } from 'payload'
 
-import { DefaultTemplate } from '@payloadcms/next/templates'
 import { redirect } from 'next/navigation'
 import React from 'react'
 
+import { InPayloadTemplate } from '../../languages/admin/InPayloadTemplate'
 import { adminTranslator } from '../../languages/admin/adminLanguage'
 import { rich } from '../../languages/admin/rich'
 import { signInURL } from '../../jobs/admin/queueConsoleData'
@@ -24,7 +24,7 @@ import { ImportUploader } from './ImportUploader'
 const cell: React.CSSProperties = { border: '1px solid var(--theme-elevation-150)', padding: '0.35rem 0.6rem', textAlign: 'left', verticalAlign: 'top' }
 
 export async function ImportView(props: AdminViewServerProps) {
-  const { req, visibleEntities, permissions } = props.initPageResult
+  const { req } = props.initPageResult
   const t = adminTranslator(req.i18n)
   const admin = req.payload.config.routes.admin
   const access = await importPageAccess(req)
@@ -43,17 +43,7 @@ export async function ImportView(props: AdminViewServerProps) {
   const recent = await req.payload.find({ collection: 'import-reports', limit: 10, depth: 0, sort: '-createdAt', overrideAccess: false, req })
   const maxBytes = Number((req.payload.config.upload as { limits?: { fileSize?: number } })?.limits?.fileSize ?? 0)
   return (
-    <DefaultTemplate
-      i18n={req.i18n}
-      locale={props.initPageResult.locale}
-      params={props.params}
-      payload={req.payload}
-      permissions={permissions}
-      req={req}
-      searchParams={props.searchParams}
-      user={props.user}
-      visibleEntities={visibleEntities}
-    >
+    <InPayloadTemplate view={props}>
       <div className="gutter--left gutter--right" style={{ paddingBottom: '3rem', maxWidth: '60rem' }} data-testid="import-page">
         <h1>{t('import.title')}</h1>
         <p>{t('import.intro')}</p>
@@ -85,6 +75,6 @@ export async function ImportView(props: AdminViewServerProps) {
           </table>
         )}
       </div>
-    </DefaultTemplate>
+    </InPayloadTemplate>
   )
 }

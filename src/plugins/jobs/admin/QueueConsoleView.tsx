@@ -14,10 +14,10 @@ import type { AdminViewServerProps } from 'payload'
 
 import type { Translate } from '../../../lib/i18n'
 
-import { DefaultTemplate } from '@payloadcms/next/templates'
 import { redirect } from 'next/navigation'
 import React from 'react'
 
+import { InPayloadTemplate } from '../../languages/admin/InPayloadTemplate'
 import { adminTranslator } from '../../languages/admin/adminLanguage'
 import { rich } from '../../languages/admin/rich'
 import { JOB_STATES, loadQueueConsole, QUEUE_CONSOLE_ACTION_PATH, QUEUE_CONSOLE_PATH, queueConsoleAccess, signInURL } from './queueConsoleData'
@@ -40,7 +40,7 @@ function NotAllowed({ t, admin }: { t: Translate; admin: string }) {
 }
 
 export async function QueueConsoleView(props: AdminViewServerProps) {
-  const { req, visibleEntities, permissions } = props.initPageResult
+  const { req } = props.initPageResult
   const t = adminTranslator(req.i18n)
   const access = await queueConsoleAccess(req)
   if (access === 'sign-in') redirect(signInURL(req.payload, `${req.payload.config.routes.admin}${QUEUE_CONSOLE_PATH}`))
@@ -48,17 +48,7 @@ export async function QueueConsoleView(props: AdminViewServerProps) {
   const data = await loadQueueConsole(req.payload)
   const action = `${req.payload.config.routes.api}${QUEUE_CONSOLE_ACTION_PATH}`
   return (
-    <DefaultTemplate
-      i18n={req.i18n}
-      locale={props.initPageResult.locale}
-      params={props.params}
-      payload={req.payload}
-      permissions={permissions}
-      req={req}
-      searchParams={props.searchParams}
-      user={props.user}
-      visibleEntities={visibleEntities}
-    >
+    <InPayloadTemplate view={props}>
       <div className="gutter--left gutter--right" style={{ paddingBottom: '3rem' }} data-testid="queue-console">
         <h1>{t('queues.title')}</h1>
         {data.mode === 'sync' ? (
@@ -197,6 +187,6 @@ export async function QueueConsoleView(props: AdminViewServerProps) {
           </>
         )}
       </div>
-    </DefaultTemplate>
+    </InPayloadTemplate>
   )
 }

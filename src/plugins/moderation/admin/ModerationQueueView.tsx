@@ -13,12 +13,12 @@ import type { AdminViewServerProps } from 'payload'
 
 import { formatNumber, translator, type Language, type Translate } from '../../../lib/i18n'
 
-import { DefaultTemplate } from '@payloadcms/next/templates'
 import { redirect } from 'next/navigation'
 import React from 'react'
 
 import { hasPermission } from '../../../access'
 import { signInURL } from '../../jobs/admin/queueConsoleData'
+import { InPayloadTemplate } from '../../languages/admin/InPayloadTemplate'
 import { adminLanguage } from '../../languages/admin/adminLanguage'
 import { rich } from '../../languages/admin/rich'
 import { MODERATE } from '../hooks'
@@ -49,7 +49,7 @@ function Pager({ t, data, href }: { t: Translate; data: QueuePage; href: (page: 
 }
 
 export async function ModerationQueueView(props: AdminViewServerProps) {
-  const { req, visibleEntities, permissions } = props.initPageResult
+  const { req } = props.initPageResult
   const admin = req.payload.config.routes.admin
   const lang: Language = adminLanguage(req.i18n)
   const t = translator(lang)
@@ -62,17 +62,7 @@ export async function ModerationQueueView(props: AdminViewServerProps) {
   const pageHref = (page: number) => `${admin}${MODERATION_QUEUE_PATH}?filter=${filter}&page=${page}`
   const action = `${req.payload.config.routes.api}${MODERATION_ACTION_PATH}`
   return (
-    <DefaultTemplate
-      i18n={req.i18n}
-      locale={props.initPageResult.locale}
-      params={props.params}
-      payload={req.payload}
-      permissions={permissions}
-      req={req}
-      searchParams={props.searchParams}
-      user={props.user}
-      visibleEntities={visibleEntities}
-    >
+    <InPayloadTemplate view={props}>
       <div className="gutter--left gutter--right" style={{ paddingBottom: '3rem' }} data-testid="moderation-queue">
         <h1>{t('moderation.title')}</h1>
         {!data ? (
@@ -160,6 +150,6 @@ export async function ModerationQueueView(props: AdminViewServerProps) {
           </>
         )}
       </div>
-    </DefaultTemplate>
+    </InPayloadTemplate>
   )
 }
