@@ -24,7 +24,7 @@ import type { Env } from '../lib/env'
 import { logLine } from '../lib/jsonLog'
 import { collectedMetric, metrics } from '../lib/metrics'
 import { poolIfConnected } from '../lib/pool'
-import type { RenderCache } from './renderCache'
+import { cacheOutcomeOf, type RenderCache } from './renderCache'
 
 export type RouteKind =
   | 'health'
@@ -90,6 +90,8 @@ function statusClass(status: number): string {
 }
 
 function cacheOutcome(res: ServerResponse): string | undefined {
+  const noted = cacheOutcomeOf(res)
+  if (noted !== undefined) return noted
   const value = res.getHeader('x-cache')
   return typeof value === 'string' ? value.toLowerCase() : undefined
 }

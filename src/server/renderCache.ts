@@ -312,6 +312,19 @@ type Rendered = { entry: Entry; shareable: boolean; startedAt: number; failed: b
 
 /** How a page is answered: from the cache, rendered now, or from its last good copy because the render failed. */
 type Outcome = 'HIT' | 'MISS' | 'STALE'
+const OUTCOME_IN_LOG = { HIT: 'hit', MISS: 'miss', STALE: 'stale' } as const
+
+const CACHE_OUTCOME = Symbol('inkwell.cacheOutcome')
+type NotedOutcome = ServerResponse & { [CACHE_OUTCOME]?: (typeof OUTCOME_IN_LOG)[Outcome] }
+
+/**
+ * How the cache answered a response, for its log line (src/server/observability.ts). A hit's
+ * headers go out in one `writeHead(status, object)`, which Node writes without keeping them,
+ * so `getHeader('x-cache')` cannot tell; undefined for a response the cache did not write.
+ */
+export function cacheOutcomeOf(res: ServerResponse): 'hit' | 'miss' | 'stale' | undefined {
+  return (res as NotedOutcome)[CACHE_OUTCOME]
+}
 
 /** The Warning of a stale answer (RFC 7234 §5.5.1, "Revalidation Failed"). */
 export const STALE_WARNING = '111 - "Revalidation Failed"'
@@ -463,6 +476,7 @@ export class RenderCache {
   /** `requestId`: not set on the response yet (see observe's deferHeader), written with the other headers. */
   private write(req: IncomingMessage, res: ServerResponse, entry: Entry, outcome: Outcome, secure?: [string, string][], requestId?: string) {
     const hit = outcome === 'HIT'
+    ;(res as NotedOutcome)[CACHE_OUTCOME] = OUTCOME_IN_LOG[outcome]
     countView(this.options.views, req, entry.status, entry.articleId)
     const encoding = negotiateEncoding(req.headers['accept-encoding'])
     const body = (encoding === 'br' && entry.br) || (encoding === 'gzip' && entry.gzip) || entry.body

@@ -96,6 +96,11 @@ describe('what operators expect (issue 32 §3)', () => {
       expect(links.headers.get('x-request-id')).toBe(id)
       if (i > 0) expect(links.headers.get('x-cache')).toBe('HIT')
     }
+    // Each one's log line says how the cache answered (a hit's headers are written without being kept on the response).
+    const lineOf = (id: string) => web.output().split('\n').find((l) => l.includes(`"requestId":"${id}"`))
+    await waitUntil(async () => lineOf('e2e-links-3'), { what: 'the log line of e2e-links-3' })
+    expect(JSON.parse(lineOf('e2e-links-2')!)).toMatchObject({ msg: 'request', route: 'page', status: 200, cache: 'hit' })
+    expect(JSON.parse(lineOf('e2e-links-3')!)).toMatchObject({ cache: 'hit' })
     expect(await ready.json()).toMatchObject({ status: 'ready', checks: { database: true, migrations: true, queue: true } })
     const page = await fetch(`${web.url}/`, { headers: { 'x-request-id': 'e2e-request-1', cookie } })
     expect(page.headers.get('x-request-id')).toBe('e2e-request-1')
