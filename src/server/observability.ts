@@ -21,7 +21,7 @@ import type { Payload } from 'payload'
 
 import { queueOf } from '../../jobs/queue'
 import type { Env } from '../lib/env'
-import { logLine } from '../lib/jsonLog'
+import { logRequest } from '../lib/jsonLog'
 import { collectedMetric, metrics } from '../lib/metrics'
 import { poolIfConnected } from '../lib/pool'
 import { cacheOutcomeOf, type RenderCache } from './renderCache'
@@ -199,19 +199,15 @@ export function operations(env: Pick<Env, 'metricsToken' | 'dbPush'>) {
       else res.setHeader('x-request-id', id)
       // While draining, keep-alive connections are closed after their current response.
       if (draining) res.setHeader('Connection', 'close')
-      let done = false
-      const finish = () => {
-        if (done) return
-        done = true
+      // 'close' follows 'finish' on every response (and is the only one when the client goes away first): one listener.
+      res.on('close', () => {
         const seconds = (performance.now() - started) / 1000
         const status = res.writableFinished ? res.statusCode : 499 // 499: the client went away first
         const m = metrics()
         m.requests.inc({ route: kind, method: req.method ?? 'GET', status: statusClass(status) })
         m.requestSeconds.observe({ route: kind }, seconds)
-        logLine({ msg: 'request', method: req.method, route: kind, status, durationMs: Math.round(seconds * 1000), cache: cacheOutcome(res), requestId: id })
-      }
-      res.once('finish', finish)
-      res.once('close', finish)
+        logRequest({ method: req.method, route: kind, status, durationMs: Math.round(seconds * 1000), cache: cacheOutcome(res), requestId: id })
+      })
     },
 
     /** Answers /readyz and /metrics; false for any other path. */

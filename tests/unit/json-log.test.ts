@@ -58,4 +58,24 @@ describe('the JSON log on standard output', () => {
     expect(dirty.nested.url).toBe('/x?access_token=abc')
     expect(dirty.nested.list[1]).toBe('Bearer tok.en')
   })
+
+  it('writes the request line as logLine would, and anything unusual in it the general way', () => {
+    const { stdout } = runChild(`
+      const { logLine, logRequest } = await import('./src/lib/jsonLog.ts')
+      const record = { method: 'GET', route: 'article', status: 200, durationMs: 3, cache: 'hit', requestId: 'f0e1d2c3-b4a5-4678-9abc-def012345678' }
+      logRequest(record)
+      logLine({ msg: 'request', ...record })
+      logRequest({ ...record, cache: undefined })
+      logLine({ msg: 'request', ...record, cache: undefined })
+      logRequest({ ...record, method: 'GE"T', requestId: 'Bearer tok.en' })
+    `)
+    const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    const withoutTime = ({ time, ...rest }: Record<string, unknown>) => (expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), rest)
+    // The same fields, in the same order, as the general path writes (so log pipelines see one shape).
+    expect(JSON.stringify(withoutTime(lines[0]!))).toBe(JSON.stringify(withoutTime(lines[1]!)))
+    expect(JSON.stringify(withoutTime(lines[2]!))).toBe(JSON.stringify(withoutTime(lines[3]!)))
+    expect(lines[2]).not.toHaveProperty('cache')
+    // A quote in the method is escaped, a credential-looking id redacted: the general path.
+    expect(lines[4]).toMatchObject({ method: 'GE"T', requestId: 'Bearer [REDACTED]' })
+  })
 })
