@@ -143,6 +143,52 @@ describe('the share image', () => {
     expect(now[0]).not.toBe(files[0])
   })
 
+  it("keeps what an anonymous reader's card shows (no reads per request), and shows a new title, author, site name or unpublishing at once", async () => {
+    const author = await authorId()
+    const article = (
+      await t.payload.create({ collection: 'articles', data: { title: 'Remembered card', format: 'markdown', markdown: 'x', status: 'published', author } as never })
+    ).id
+    // A fresh address: this test draws a few versions, the rate limit test below exhausts its own.
+    const from = { 'x-forwarded-for': '198.51.100.77' }
+    const etagOf = async (ifNoneMatch?: string) => {
+      const answer = await rawCard(article, 'image/png', { width: 400, theme: 'light' }, { ...from, ...(ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {}) })
+      return { status: answer.status, etag: answer.headers.get('etag')! }
+    }
+    let articleReads = 0
+    const countRead = () => {
+      articleReads++
+    }
+    const hooks = t.payload.collections.articles.config.hooks
+    hooks.afterRead = [...(hooks.afterRead ?? []), countRead]
+    try {
+      const first = await etagOf()
+      expect(first.status).toBe(200)
+      articleReads = 0
+      for (let i = 0; i < 5; i++) expect((await etagOf(first.etag)).status).toBe(304)
+      expect(articleReads).toBe(0)
+
+      // Each change of what the card shows: the next answer is the new card (a new ETag), read once.
+      let last = first.etag
+      const changes: [string, () => Promise<unknown>][] = [
+        ['title', () => t.payload.update({ collection: 'articles', id: article, data: { title: 'Remembered card, renamed' } })],
+        ["author's name", () => t.payload.update({ collection: 'users', id: author, data: { name: 'Renamed Author' } as never })],
+        ['site name', () => t.payload.updateGlobal({ slug: 'site-settings', data: { siteName: 'Renamed Site' } as never })],
+      ]
+      for (const [what, change] of changes) {
+        await change()
+        const after = await etagOf(last)
+        expect(after.status, what).toBe(200)
+        expect(after.etag, what).not.toBe(last)
+        last = after.etag
+      }
+      await t.payload.update({ collection: 'articles', id: article, data: { status: 'draft' } })
+      expect((await etagOf(last)).status).toBe(404)
+    } finally {
+      hooks.afterRead = hooks.afterRead!.filter((hook) => hook !== countRead)
+      await t.payload.updateGlobal({ slug: 'site-settings', data: { siteName: 'Inkwell' } as never })
+    }
+  })
+
   it('limits drawing per address (429 with Retry-After), never serving what is already kept', async () => {
     const address = '203.0.113.77'
     const forwarded = { 'x-forwarded-for': address }

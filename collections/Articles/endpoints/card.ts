@@ -2,10 +2,14 @@ import { addDataAndFileToRequest, type Endpoint, type PayloadRequest } from 'pay
 
 import path from 'node:path'
 
+import { LRUCache } from 'lru-cache'
+
+import { onInvalidate } from '../../../src/lib/cacheBus'
 import { getEnv } from '../../../src/lib/env'
 import { errorResponse } from '../../../src/lib/errorResponse'
 import { diskStore, type FileStore } from '../../../src/lib/fileStore'
 import { translatorFor } from '../../../src/lib/i18n/request'
+import { processShared } from '../../../src/lib/processShared'
 import { limitByIp, RateLimited } from '../../../src/lib/rateLimit'
 import {
   cardETag,
@@ -50,6 +54,73 @@ type CardArticle = {
   category?: { name?: string | null } | number | null
 }
 
+/**
+ * What a published article's card shows an anonymous reader, per article, so that a flood of
+ * card requests (crawlers, or random parameters) costs a memory lookup instead of four reads
+ * (the article, its author and category, the site settings). Dropped when something it shows
+ * is announced changed (src/lib/cacheBus: the article, its author, any category, the settings;
+ * in the web process once more when the write commits), and after a minute anyway.
+ */
+type CardFacts = { article: CardArticle; content: CardContent; authorId?: number }
+type FactsMemo = { facts: LRUCache<number, CardFacts>; generation: number }
+const factsMemos = processShared('anonymousCardFacts', () => {
+  const memos = new WeakMap<PayloadRequest['payload'], FactsMemo>()
+  const all = new Set<FactsMemo>()
+  onInvalidate((tags) => {
+    for (const memo of all) forget(memo, tags)
+  })
+  return {
+    of(payload: PayloadRequest['payload']): FactsMemo {
+      let memo = memos.get(payload)
+      if (!memo) {
+        memo = { facts: new LRUCache({ max: 1_000, ttl: 60_000 }), generation: 0 }
+        memos.set(payload, memo)
+        all.add(memo)
+      }
+      return memo
+    },
+  }
+})
+
+function forget(memo: FactsMemo, tags: string[]): void {
+  memo.generation++ // a read begun before this announcement may hold what it dropped: not kept (see anonymousFacts)
+  for (const tag of tags) {
+    if (tag === '*' || tag === 'settings' || tag === 'categories') return memo.facts.clear()
+    if (tag.startsWith('article:')) memo.facts.delete(Number(tag.slice('article:'.length)))
+    if (tag.startsWith('user:')) {
+      const userId = Number(tag.slice('user:'.length))
+      for (const [id, facts] of memo.facts.entries()) if (facts.authorId === userId) memo.facts.delete(id)
+    }
+  }
+}
+
+async function readFacts(req: PayloadRequest, id: number): Promise<CardFacts | null> {
+  const article = (await req.payload.findByID({
+    collection: 'articles',
+    id,
+    depth: 1,
+    overrideAccess: false,
+    disableErrors: true,
+    req,
+    select: { title: true, status: true, updatedAt: true, author: true, category: true },
+  })) as CardArticle | null
+  if (!article) return null
+  const authorId = typeof article.author === 'object' && article.author ? (article.author as { id?: number }).id : undefined
+  return { article, content: await cardContent(req, article), authorId }
+}
+
+/** The facts for this reader: kept ones for an anonymous reader of a published article, else read now. */
+async function factsFor(req: PayloadRequest, id: number): Promise<CardFacts | null> {
+  if (req.user) return readFacts(req, id)
+  const memo = factsMemos.of(req.payload)
+  const kept = memo.facts.get(id)
+  if (kept) return kept
+  const generation = memo.generation
+  const facts = await readFacts(req, id)
+  if (facts?.article.status === 'published' && memo.generation === generation) memo.facts.set(id, facts)
+  return facts
+}
+
 async function cardContent(req: PayloadRequest, article: CardArticle): Promise<CardContent> {
   const settings = (await req.payload.findGlobal({ slug: 'site-settings', depth: 0, req })) as { siteName?: string | null }
   const author = typeof article.author === 'object' && article.author ? article.author.name : undefined
@@ -82,18 +153,9 @@ const handler: Endpoint['handler'] = async (req) => {
   }
   const id = String(req.routeParams?.id ?? '')
   if (!/^\d{1,15}$/.test(id)) return problem(404, t('error.card.noArticle', { id }))
-  const article = (await req.payload.findByID({
-    collection: 'articles',
-    id: Number(id),
-    depth: 1,
-    overrideAccess: false,
-    disableErrors: true,
-    req,
-    select: { title: true, status: true, updatedAt: true, author: true, category: true },
-  })) as CardArticle | null
-  if (!article) return problem(404, t('error.card.unreadable', { id }))
-
-  const content = await cardContent(req, article)
+  const facts = await factsFor(req, Number(id))
+  if (!facts) return problem(404, t('error.card.unreadable', { id }))
+  const { article, content } = facts
   const options = { ...parsed.value, type }
   const etag = cardETag(content, options, article.updatedAt)
   const headers = {
