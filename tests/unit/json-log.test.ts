@@ -26,7 +26,7 @@ describe('the JSON log on standard output', () => {
       const write = process.stdout.write.bind(process.stdout)
       process.stdout.write = (chunk, ...rest) => { writes++; return write(chunk, ...rest) }
       for (let i = 0; i < 500; i++) logLine({ msg: 'request', n: i })
-      setTimeout(() => process.stderr.write('writes=' + writes), 20)
+      setTimeout(() => process.stderr.write('writes=' + writes), 200)
     `)
     const lines = stdout.trim().split('\n').map((l) => JSON.parse(l) as { n: number })
     expect(lines.map((l) => l.n)).toEqual(Array.from({ length: 500 }, (_, i) => i))
