@@ -15,7 +15,7 @@
  *                                               slug is routed (the Local API path makes a new one)
  *   slugOrigin, formerSlugs (slugs)             'editor' | 'automatic'; no former slugs
  *   translate-slug job (slugs, when set up)     routed: automatic slugs go through the Local API
- *   language: site default, zh-CN for Chinese   the same setting and isChineseArticle
+ *   language: site default, zh-CN for Chinese   the same setting, canonicalLanguage and isChineseArticle
  *   html and excerpt (renderBody)               renderMarkdown with the site's link policy, excerptOf
  *   publishedAt stamped on publish              the same rule
  *   _status mirrors status, editedBy (drafts)   copied; no user, so no editor
@@ -34,6 +34,7 @@ import type { Payload } from 'payload'
 
 import { isChineseArticle } from '../../../collections/Articles/defaultLanguage'
 import { findForbiddenCharacter } from '../../../hooks/refuseForbiddenCharacters'
+import { canonicalLanguage } from '../../fields/language'
 import { registeredCommands } from '../../../jobs/commands'
 import { INVALIDATION_CHANNEL, invalidateLocally } from '../../lib/cacheBus'
 import { excerptOf } from '../../lib/excerpt'
@@ -72,8 +73,10 @@ export type BulkSettings = { language: string; translatesSlugs: boolean }
 
 export async function bulkSettings(payload: Payload): Promise<BulkSettings> {
   const settings = await payload.findGlobal({ slug: 'site-settings', depth: 0, overrideAccess: true })
+  const siteLanguage = (settings as { defaultLanguage?: string }).defaultLanguage || 'en'
   return {
-    language: (settings as { defaultLanguage?: string }).defaultLanguage || 'en',
+    // What defaultLanguage gives, through the language field's canonicalize hook.
+    language: canonicalLanguage(siteLanguage) ?? siteLanguage,
     translatesSlugs: 'translate-slug' in registeredCommands(payload).jobs,
   }
 }
