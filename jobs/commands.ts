@@ -61,6 +61,11 @@ export type JobDefinition<D = never> = {
   handler: (payload: Payload, data: D) => Promise<void>
   /** pg-boss workers of this queue per working process (default 1): for jobs that mostly wait on the network. */
   concurrency?: number
+  /**
+   * The longest one run may take before pg-boss fails it (its default: 15 min, at most 24 h). Only for
+   * long jobs: a worker that dies is noticed by the heartbeat within seconds whatever this is.
+   */
+  expireInSeconds?: number
 } & (
   | {
       /** Tries in all: the first run plus retries with exponential backoff. */

@@ -85,7 +85,7 @@ export async function startQueue(payload: Payload, options: QueueOptions): Promi
   boss.on('error', (error: Error) => payload.logger.error({ err: error }, 'queue error'))
   await boss.start()
   const { jobs, schedules } = registeredCommands(payload)
-  for (const [name, job] of Object.entries(jobs)) await createQueue(boss, name, retryOptions(job, options.retry))
+  for (const [name, job] of Object.entries(jobs)) await createQueue(boss, name, retryOptions(job, options.retry), job.expireInSeconds)
   for (const schedule of schedules) await registerSchedule(boss, schedule, options.timeZone)
 
   if (options.work) {
@@ -134,7 +134,7 @@ export function retryOptions(job: JobDefinition<never> | { tries: number; extern
   return { retryLimit: job.tries - 1, retryDelay: 1, retryDelayMax: 300 }
 }
 
-async function createQueue(boss: PgBoss, name: string, retry: RetryOptions): Promise<void> {
+async function createQueue(boss: PgBoss, name: string, retry: RetryOptions, expireInSeconds?: number): Promise<void> {
   await boss.createQueue(deadLetterQueue(name))
   const options = {
     ...retry,
@@ -143,6 +143,8 @@ async function createQueue(boss: PgBoss, name: string, retry: RetryOptions): Pro
     notify: true,
     // A worker that dies mid-job stops heartbeating; its job is retried after 10 s, not the 15-minute expiry.
     heartbeatSeconds: 10,
+    // The heartbeat does not lift the expiry: a run still alive after it is failed (JobDefinition.expireInSeconds).
+    ...(expireInSeconds ? { expireInSeconds } : {}),
   }
   await boss.createQueue(name, options as never)
   // An existing queue keeps the options it was created with: apply the configured policy (new jobs take it).

@@ -9,9 +9,12 @@
  *
  * Plain JavaScript on purpose: it must run before anything is compiled.
  */
+import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+
+import { importHeapFlags } from './importHeap.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 const SOURCES = { start: 'scripts/start.ts', worker: 'scripts/worker.ts', blog: 'jobs/cli.ts' }
@@ -23,6 +26,13 @@ if (!(name in SOURCES)) {
 }
 // The entry point sees its own arguments where it expects them (process.argv.slice(2)).
 process.argv.splice(2, 1)
+
+// An import runs again with a bounded heap (scripts/importHeap.mjs says why), in a child that inherits the terminal.
+const heapFlags = name === 'blog' && /^import:/.test(process.argv[2] ?? '') ? importHeapFlags() : []
+if (heapFlags.length) {
+  const child = spawnSync(process.execPath, [...process.execArgv, ...heapFlags, import.meta.filename, name, ...process.argv.slice(2)], { stdio: 'inherit' })
+  process.exit(child.status ?? 1)
+}
 
 const compiled = path.join(root, '.next', 'server-entry', `${name}.mjs`)
 

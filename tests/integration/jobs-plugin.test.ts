@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { queueOf } from '../../jobs/queue'
 import { runDueSchedules } from '../../jobs/scheduleRun'
+import { RUN_IMPORT_EXPIRE_SECONDS } from '../../src/plugins/import'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { runScript, scriptEnv } from '../helpers/script'
 import { createCast } from '../helpers/users'
@@ -47,6 +48,14 @@ describe('the jobs plugin', () => {
     expect(rows).toEqual([{ state: 'created', data: { replyId: reply.id } }])
     // Nothing ran in-process: no notification exists until a worker takes the job.
     expect((await t.payload.count({ collection: 'notifications', where: { reply: { equals: reply.id } } })).totalDocs).toBe(0)
+  })
+
+  it('gives the uploaded import job hours, not the default 15 minutes, and every queue a 10 s heartbeat', async () => {
+    const { rows } = await db.query(`select name, expire_seconds, heartbeat_seconds from pgboss.queue where name in ('run-import', 'notify-article-author') order by name`)
+    expect(rows).toEqual([
+      { name: 'notify-article-author', expire_seconds: 900, heartbeat_seconds: 10 },
+      { name: 'run-import', expire_seconds: RUN_IMPORT_EXPIRE_SECONDS, heartbeat_seconds: 10 },
+    ])
   })
 
   it('registers every schedule with pg-boss cron, in APP_TIMEZONE', async () => {

@@ -1,9 +1,9 @@
 /**
- * The streaming reader of Inkwell's JSON export (src/plugins/import/jsonSections.ts):
- * every top-level value and list item comes out parsed, whatever falls on a
- * chunk boundary (strings with escapes, brackets and commas inside strings,
- * nested objects); skipped keys are not parsed; malformed and truncated
- * files throw a SyntaxError.
+ * The streaming reader of Inkwell's JSON export (src/plugins/import/jsonSections.ts,
+ * stream-json's parser and assembler): every top-level value and list item
+ * comes out parsed, whatever falls on a chunk boundary (strings with escapes,
+ * brackets and commas inside strings, nested objects); skipped keys are not
+ * assembled; malformed and truncated files throw a SyntaxError.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

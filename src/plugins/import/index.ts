@@ -40,6 +40,9 @@ import { importWordPress } from './wordpress'
 import { importAdmin } from './admin/importAdmin'
 import { handleImportUpload, IMPORT_COMMAND, queueUploadedImport, requireUpload, RUN_IMPORT_JOB, runUploadedImport } from './uploadedImport'
 
+/** How long one run of an uploaded import may take before pg-boss gives up on it (see addJobs below). */
+export const RUN_IMPORT_EXPIRE_SECONDS = 6 * 60 * 60
+
 export type ImportOptions = {
   outbound: OutboundPolicy
   /** The site's address: exports write absolute links with it. */
@@ -119,7 +122,11 @@ export const importPlugin =
     const withCollections = importAdmin(redirects(withRedirectWords(addToConfig({ collections: [reports] })(config) as Config)) as Config)
     const withGuests = decorateCollection(withCollections, 'replies', 'importPlugin', (c) => ({ ...c, fields: [...c.fields, guestName] }))
     // Tries, not a retry window: a failing import is a bug or a bad file, not an outage to wait out.
-    const withJob = addJobs(withGuests, { [RUN_IMPORT_JOB]: { handler: runUploadedImport(options.outbound) as never, tries: 3 } })
+    // A big site with its images takes longer than pg-boss's default 15 minutes (10,000 posts without
+    // images: ~2 min here; each image is a fetch of up to its timeout), and an expired run would be
+    // failed mid-way and started again: 6 hours. A worker that dies is still noticed by the heartbeat in
+    // seconds, and the retry (idempotent) brings only what is missing.
+    const withJob = addJobs(withGuests, { [RUN_IMPORT_JOB]: { handler: runUploadedImport(options.outbound) as never, tries: 3, expireInSeconds: RUN_IMPORT_EXPIRE_SECONDS } })
     return addCommands(withJob, [
       {
         name: 'import:wordpress',

@@ -15,6 +15,7 @@ import { renderMarkdown, storableMarkdown } from '../../lib/markdown'
 import { EMAIL_PATTERN } from '../../lib/emailAddress'
 import { poolOf, query } from '../../lib/pool'
 import { normalizeRedirectPath } from '../../lib/redirectPath'
+import { bulkSettings, insertArticlesInBulk, type ArticleData, type BulkSettings } from './bulkArticles'
 import { ImportReport, type Kind } from './report'
 import { publicReplySql } from '../../../collections/Replies/access'
 
@@ -73,11 +74,19 @@ export class LegacyMap {
 
 const clip = (text: string, max: number) => (text.length > max ? text.slice(0, max - 1).trimEnd() + '…' : text)
 
-export type ImportContext = { payload: Payload; report: ImportReport; map: LegacyMap; dryRun: boolean; nextPlaceholder: () => number }
+export type ImportContext = {
+  payload: Payload
+  report: ImportReport
+  map: LegacyMap
+  dryRun: boolean
+  nextPlaceholder: () => number
+  /** What the bulk path of articles reads once per import (bulkArticles.ts); false: every article through the Local API. */
+  bulk?: BulkSettings | false
+}
 
-export function context(payload: Payload, report: ImportReport, map: LegacyMap): ImportContext {
+export function context(payload: Payload, report: ImportReport, map: LegacyMap, { bulk = true }: { bulk?: boolean } = {}): ImportContext {
   let placeholder = 0
-  return { payload, report, map, dryRun: report.dryRun, nextPlaceholder: () => --placeholder }
+  return { payload, report, map, dryRun: report.dryRun, nextPlaceholder: () => --placeholder, ...(bulk ? {} : { bulk: false }) }
 }
 
 async function roleId(payload: Payload, slug: string): Promise<number> {
@@ -261,13 +270,20 @@ function articleData(ctx: ImportContext, input: ArticleInput): { data: Record<st
   return { data, slug }
 }
 
+/**
+ * The old site's dates, on the row and on the version written with it: a
+ * version carries its row's dates (the drafts plugin tells a pending draft
+ * by a draft version newer than its row, publishedState.ts).
+ */
 async function setDates(payload: Payload, rows: { id: number; createdAt?: string; updatedAt?: string }[]): Promise<void> {
   const dated = rows.filter((r) => r.createdAt || r.updatedAt)
   if (!dated.length) return
   await query(
     payload,
-    `update articles a set created_at = coalesce(x.c, a.created_at), updated_at = coalesce(x.u, a.updated_at)
-       from unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) as x(id, c, u) where a.id = x.id`,
+    `with x as (select * from unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) as x(id, c, u)),
+          a as (update articles a set created_at = coalesce(x.c, a.created_at), updated_at = coalesce(x.u, a.updated_at)
+                  from x where a.id = x.id returning a.id, a.created_at, a.updated_at)
+     update _articles_v v set version_created_at = a.created_at, version_updated_at = a.updated_at from a where v.parent_id = a.id`,
     [dated.map((r) => r.id), dated.map((r) => r.createdAt ?? null), dated.map((r) => r.updatedAt ?? null)],
   )
 }
@@ -315,40 +331,38 @@ export async function ensureArticle(ctx: ImportContext, input: ArticleInput): Pr
 }
 
 /**
- * A batch of articles (a big import's hot path): the new ones are created
- * through the Local API — every hook and rule of the collection runs, as for
- * one — but in one transaction, so the batch pays one commit; then their
- * dates and old ids in one statement each. If any of them fails (a taken
- * slug aborts the transaction), the batch is undone and its articles go
- * one at a time through ensureArticle, which knows what to do about each.
+ * A batch of articles (a big import's hot path). The new ones go in by SQL,
+ * a few statements for the whole batch (insertArticlesInBulk, bulkArticles.ts:
+ * what the collection's hooks would do, done for many at once); those that
+ * need something only the hooks do, through the Local API, their `create`s in
+ * one transaction. If either fails (a taken slug aborts the transaction), it
+ * is undone and its articles go one at a time through ensureArticle, which
+ * knows what to do about each and reports each failure.
  */
 export async function ensureArticles(ctx: ImportContext, inputs: ArticleInput[]): Promise<(ArticleResult | undefined)[]> {
-  const { payload, report, map } = ctx
-  const fresh = inputs.filter((i) => map.get('article', i.legacyId) === undefined)
+  const { report, map } = ctx
+  const fresh = [...new Map(inputs.filter((i) => map.get('article', i.legacyId) === undefined).map((i) => [i.legacyId, i])).values()]
   if (ctx.dryRun || fresh.length < 2) {
     const out: (ArticleResult | undefined)[] = []
     for (const input of inputs) out.push(await ensureArticle(ctx, input))
     return out
   }
   const created = new Map<string, { id: number; slug: string }>()
-  let req: PayloadRequest | undefined
-  try {
-    req = await createLocalReq({}, payload)
-    await initTransaction(req)
-    for (const input of fresh) {
-      if (created.has(input.legacyId)) continue
-      const doc = (await payload.create({ collection: 'articles', data: articleData(ctx, input).data as never, depth: 0, overrideAccess: true, req, context: { importing: true } })) as { id: number; slug?: string | null }
-      created.set(input.legacyId, { id: doc.id, slug: doc.slug ?? '' })
+  let throughHooks = fresh
+  if (ctx.bulk !== false) {
+    try {
+      ctx.bulk ??= await bulkSettings(ctx.payload)
+      const bulk = await insertArticlesInBulk(ctx, fresh.map((input) => ({ input, data: articleData(ctx, input).data as ArticleData })), ctx.bulk)
+      for (const [legacy, doc] of bulk.created) created.set(legacy, doc)
+      throughHooks = bulk.routed.map((r) => r.input)
+    } catch {
+      // Undone whole: the Local API below writes them (or reports why it cannot).
     }
-    await commitTransaction(req)
-  } catch {
-    if (req) await killTransaction(req).catch(() => {})
-    const out: (ArticleResult | undefined)[] = []
-    for (const input of inputs) out.push(await ensureArticle(ctx, input))
-    return out
   }
-  await setDates(payload, fresh.map((i) => ({ id: created.get(i.legacyId)!.id, createdAt: i.createdAt, updatedAt: i.updatedAt })))
-  await map.setMany(payload, 'article', [...created].map(([legacy, doc]) => [legacy, doc.id] as const))
+  if (throughHooks.length >= 2) {
+    const viaApi = await createThroughLocalApi(ctx, throughHooks)
+    for (const [legacy, doc] of viaApi ?? []) created.set(legacy, doc)
+  }
   const out: (ArticleResult | undefined)[] = []
   const counted = new Set<string>()
   for (const input of inputs) {
@@ -360,6 +374,33 @@ export async function ensureArticles(ctx: ImportContext, inputs: ArticleInput[])
     } else out.push(await ensureArticle(ctx, input))
   }
   return out
+}
+
+/**
+ * Articles through the Local API — every hook and rule of the collection
+ * runs, as for one — but their `create`s in one transaction, so the batch
+ * pays one commit; then their dates and old ids in one statement each.
+ * Undefined when any of them failed (the transaction is undone).
+ */
+async function createThroughLocalApi(ctx: ImportContext, inputs: ArticleInput[]): Promise<Map<string, { id: number; slug: string }> | undefined> {
+  const { payload, map } = ctx
+  const created = new Map<string, { id: number; slug: string }>()
+  let req: PayloadRequest | undefined
+  try {
+    req = await createLocalReq({}, payload)
+    await initTransaction(req)
+    for (const input of inputs) {
+      const doc = (await payload.create({ collection: 'articles', data: articleData(ctx, input).data as never, depth: 0, overrideAccess: true, req, context: { importing: true } })) as { id: number; slug?: string | null }
+      created.set(input.legacyId, { id: doc.id, slug: doc.slug ?? '' })
+    }
+    await commitTransaction(req)
+  } catch {
+    if (req) await killTransaction(req).catch(() => {})
+    return undefined
+  }
+  await setDates(payload, inputs.map((i) => ({ id: created.get(i.legacyId)!.id, createdAt: i.createdAt, updatedAt: i.updatedAt })))
+  await map.setMany(payload, 'article', [...created].map(([legacy, doc]) => [legacy, doc.id] as const))
+  return created
 }
 
 export type CommentInput = {

@@ -43,6 +43,8 @@ export type WordPressImportOptions = {
   media?: MediaImporter
   io: CommandIO
   limits?: WxrLimits
+  /** Every article through the Local API, none by the bulk path (tests compare the two). */
+  articlesThroughHooks?: boolean
 }
 
 type Attachment = { id: string; url: string; parent: string; title: string }
@@ -101,7 +103,7 @@ export async function importWordPress(payload: Payload, options: WordPressImport
   io.log(`${options.file}: ${authors.length} authors, ${categories.length} categories, ${tags.length} tags, ${items} items (${attachments.size} attachments)`)
 
   const map = await LegacyMap.load(payload, 'wordpress', site || options.file)
-  const ctx = context(payload, report, map)
+  const ctx = context(payload, report, map, { bulk: !options.articlesThroughHooks })
 
   // Authors: the owner first, so on an empty site they become its owner.
   const owner = options.owner?.trim().toLowerCase()

@@ -138,10 +138,10 @@ export async function indexArticle(db: Executor, id: number, doc: SearchDocument
   )
 }
 
-/** Writes the search rows of many articles in one statement. */
-export async function indexArticles(payload: Payload, rows: ({ id: number } & SearchDocument)[]): Promise<void> {
+/** Writes the search rows of many articles in one statement (through `db`: a transaction's client, else the pool). */
+export async function indexArticles(payload: Payload, rows: ({ id: number } & SearchDocument)[], db: Queryable = pool(payload)): Promise<void> {
   if (rows.length === 0) return
-  await pool(payload).query(
+  await db.query(
     `insert into article_search (article_id, status, published_at, vector)
      select a.id, a.status, a.published_at, ${VECTOR_SQL('d.title', 'd.excerpt', 'd.body')}
        from unnest($1::int[], $2::text[], $3::text[], $4::text[]) as d(id, title, excerpt, body)
