@@ -182,9 +182,12 @@ export async function seedBulk(databaseUrl: string, { articles, repliesPerArticl
     await step('committed', () => db.query('commit'))
     // Visibility maps (index-only scans) and planner statistics for what was written.
     await step('vacuum analyze', () => db.query('vacuum analyze articles, articles_rels, replies, users, users_rels, article_search'))
-    // The dashboard's rollups are kept by triggers, which the replica role above skipped: recount them.
-    const { rows: [rollups] } = await db.query<{ present: boolean }>(`select to_regproc('dashboard_rebuild') is not null as present`)
-    if (rollups?.present) await step('dashboard rollups rebuilt', () => db.query('select dashboard_rebuild()'))
+    // The dashboard's rollups and the list totals are kept by triggers, which the replica role above skipped: recount them.
+    const { rows: [kept] } = await db.query<{ rollups: boolean; lists: boolean }>(
+      `select to_regproc('dashboard_rebuild') is not null as rollups, to_regproc('public_list_counts_rebuild') is not null as lists`,
+    )
+    if (kept?.rollups) await step('dashboard rollups rebuilt', () => db.query('select dashboard_rebuild()'))
+    if (kept?.lists) await step('list totals recounted', () => db.query('select public_list_counts_rebuild()'))
     const seconds = (Date.now() - started) / 1000
     const backendPeakMb = peakRssMb(backend!.pid)
     log(`[bench] inserted in ${seconds.toFixed(1)} s; PostgreSQL backend peak RSS ${backendPeakMb.toFixed(0)} MB`)
