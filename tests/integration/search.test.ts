@@ -110,6 +110,7 @@ describe('ranking and syntax', () => {
     expect(windowOf(500, 1_000_000, 200)).toBeNull() // few matches: their pages are few
     expect(windowOf(300_000, 1_000_000, 200)).toBe(2_010)
     expect(windowOf(1_000, 10_000, 200)).toBeNull() // the window would be most of the site
+    expect(windowOf(4_317, 1_000_000, 200)).toBeNull() // 140,000 articles to walk, for a word the planner guessed at
     // Six matches, one an hour, three hours apart from the rest of the site's newest articles.
     const ids: number[] = []
     for (let i = 0; i < 6; i++) ids.push((await article({ title: `Wombat note ${i}`, markdown: 'wombats everywhere', publishedAt: hoursAgo(3 + i) })).id)

@@ -399,6 +399,13 @@ export function planOf(matches: number, articles: number, maxRanked: number): Se
 
 /** How many times the expected number of articles the window holds: the estimate of the matches is the planner's. */
 const WINDOW_MARGIN = 3
+/**
+ * The largest window: finding its start walks its index entries (~1.5 ms per 20,000), and a window
+ * that holds fewer matches than the cap costs a second query. So only words in a few percent of the
+ * articles or more get one; a word the planner can only guess at (a prefix of a rare word is
+ * estimated at ~0.4%) keeps the plain all-matches plan, whose pages are then few.
+ */
+const MAX_WINDOW = 20_000
 
 /**
  * How many of the newest articles a common word's all-matches plan looks at first, or null when
@@ -410,8 +417,8 @@ const WINDOW_MARGIN = 3
  */
 export function windowOf(matches: number, articles: number, maxRanked: number): number | null {
   const rows = Math.ceil((WINDOW_MARGIN * (maxRanked + 1) * articles) / Math.max(matches, 1))
-  // Few matches (few pages), or a window of most of the site (it would save nothing).
-  return matches <= WINDOW_MARGIN * (maxRanked + 1) || rows >= articles / 2 ? null : rows
+  // Few matches (few pages), a window of most of the site (it would save nothing), or a costly window.
+  return matches <= WINDOW_MARGIN * (maxRanked + 1) || rows >= articles / 2 || rows > MAX_WINDOW ? null : rows
 }
 
 /** The publish time of the window's last public article (an index-only walk, ~1 ms per 15,000), or null past the end. */
