@@ -17,9 +17,11 @@
  *
  * At 1,000,000 articles (goal: 5 minutes) the work is shared by two
  * connections, one per core: once the articles are in, their search rows go
- * in on one while their tags and replies go in on the other, then both build
- * the dropped indexes (largest tables first, from one queue), vacuum, and
- * recount the trigger-kept summaries. The seed is therefore not one
+ * in on one while their tags and replies go in on the other (and a third
+ * builds the indexes of users and articles, complete by then, in the time
+ * the inserts wait on writes), then both build the remaining indexes
+ * (largest tables first, from one queue), vacuum, and recount the
+ * trigger-kept summaries. The seed is therefore not one
  * transaction: it writes a database nobody uses yet (the benches make a
  * fresh one), and a failed seed leaves a database to drop.
  */
@@ -57,18 +59,19 @@ export async function seedBulk(databaseUrl: string, { articles, repliesPerArticl
     await client.connect()
     return client
   }
-  // `db` runs the sequence; `side` takes the half of each parallel step.
-  const [db, side] = await Promise.all([connect(), connect()])
+  // `db` runs the sequence; `side` takes the half of each parallel step; `early` builds the indexes
+  // of the tables complete once the articles are in (users, articles) while the rest go in.
+  const [db, side, early] = await Promise.all([connect(), connect(), connect()])
   const started = Date.now()
-  const backends = await Promise.all([db, side].map(async (c) => (await c.query<{ pid: number }>(`select pg_backend_pid() as pid`)).rows[0]!.pid))
+  const backends = await Promise.all([db, side, early].map(async (c) => (await c.query<{ pid: number }>(`select pg_backend_pid() as pid`)).rows[0]!.pid))
   try {
     const { rows } = await db.query<{ n: string }>(`select count(*) n from articles`)
     const missing = articles - Number(rows[0]!.n)
     if (missing <= 0) return { seconds: 0, backendPeakMb: NaN }
     log(`[bench] inserting ${missing.toLocaleString('en')} articles, ${(missing * replies).toLocaleString('en')} replies, ${users.toLocaleString('en')} users…`)
     // Secondary indexes of the tables written in bulk, dropped now and built again after the inserts (largest table first).
-    const { rows: rebuilt } = await db.query<{ name: string; definition: string }>(
-      `select i.indexname as name, i.indexdef as definition from pg_indexes i
+    const { rows: rebuilt } = await db.query<{ name: string; table: string; definition: string }>(
+      `select i.indexname as name, i.tablename as table, i.indexdef as definition from pg_indexes i
         where i.schemaname = current_schema() and i.tablename = any($1::text[])
           and not exists (select 1 from pg_constraint c where c.conname = i.indexname)
         order by array_position($1::text[], i.tablename::text), i.indexname`,
@@ -86,7 +89,18 @@ export async function seedBulk(databaseUrl: string, { articles, repliesPerArticl
       await run()
       log(`[bench]     ${label} (${((Date.now() - partStarted) / 1000).toFixed(1)} s)`)
     }
-    await Promise.all([db, side].map((client) => prepare(client)))
+    await Promise.all([db, side, early].map((client) => prepare(client)))
+    /** Builds these indexes on `client`, one after another; the slow ones' times are logged. */
+    const build = async (client: pg.Client, queue: typeof rebuilt) => {
+      for (let index = queue.shift(); index; index = queue.shift()) {
+        const buildStarted = Date.now()
+        await client.query(index.definition)
+        const seconds = (Date.now() - buildStarted) / 1000
+        if (seconds >= 5) log(`[bench]       ${index.name} (${seconds.toFixed(1)} s)`)
+      }
+    }
+    const earlyTables = ['users', 'users_rels', 'articles']
+    const later = rebuilt.filter((index) => !earlyTables.includes(index.table))
     for (const index of rebuilt) await db.query(`drop index "${index.name}"`)
     if (users > 0) await step(`${users.toLocaleString('en')} users`, async () => {
       // Readers: no password (they cannot sign in), a reader role each.
@@ -147,7 +161,8 @@ export async function seedBulk(databaseUrl: string, { articles, repliesPerArticl
       [replies, hotReplies],
     ))
     // The articles are in: their search rows (here, from the words) and their tags and replies (beside) at once.
-    await step('search rows ‖ tags and replies', () => Promise.all([
+    await step('search rows ‖ tags and replies ‖ indexes of users and articles', () => Promise.all([
+      part('indexes of users and articles', () => build(early, rebuilt.filter((index) => earlyTables.includes(index.table)))),
       words ? part('their search rows', () => db.query(
         // The vector as searchArticles.ts builds it (title A, excerpt B, body C); the body's lexemes are the
         // source's plus the extra paragraph's (plain ASCII words: no segmentation needed).
@@ -161,12 +176,7 @@ export async function seedBulk(databaseUrl: string, { articles, repliesPerArticl
       )) : Promise.resolve(),
       tagsAndReplies(side, missing, replies, hotReplies, part),
     ]))
-    await step(`${rebuilt.length} secondary indexes rebuilt, two at a time`, async () => {
-      const queue = [...rebuilt]
-      await Promise.all([db, side].map(async (client) => {
-        for (let index = queue.shift(); index; index = queue.shift()) await client.query(index.definition)
-      }))
-    })
+    await step(`${later.length} secondary indexes of replies, search rows and tags rebuilt, two at a time`, () => Promise.all([db, side].map((client) => build(client, later))))
     // Visibility maps (index-only scans) and planner statistics for what was written.
     await step('vacuum analyze', () => Promise.all([
       db.query('vacuum analyze articles, articles_rels, users, users_rels, article_search'),
@@ -182,10 +192,10 @@ export async function seedBulk(databaseUrl: string, { articles, repliesPerArticl
     ]))
     const seconds = (Date.now() - started) / 1000
     const backendPeakMb = backends.reduce((sum, pid) => sum + peakRssMb(pid), 0)
-    log(`[bench] inserted in ${seconds.toFixed(1)} s; PostgreSQL backends' peak RSS ${backendPeakMb.toFixed(0)} MB (two, summed)`)
+    log(`[bench] inserted in ${seconds.toFixed(1)} s; PostgreSQL backends' peak RSS ${backendPeakMb.toFixed(0)} MB (three, summed)`)
     return { seconds, backendPeakMb }
   } finally {
-    await Promise.all([db.end(), side.end()])
+    await Promise.all([db.end(), side.end(), early.end()])
   }
 }
 
