@@ -534,7 +534,7 @@ async function scaleRun() {
       const { seconds, backendPeakMb } = await seedBulk(db.url, { articles: size, repliesPerArticle: 10, users: size, words, hotReplies: HOT_REPLIES }, log)
       maxRow(`bulk seed: ${size.toLocaleString('en')} articles, ${(size * 10).toLocaleString('en')} replies, ${size.toLocaleString('en')} users, search rows, one ${HOT_REPLIES.toLocaleString('en')}-reply thread`, goal, seconds, 's')
       maxRow('bulk seed: peak RSS of the seeding process (this one)', 2048, process.resourceUsage().maxRSS / 1024, 'MB')
-      maxRow('bulk seed: peak RSS of the PostgreSQL backend that ran it (shared buffers it touched included)', 2048, backendPeakMb, 'MB')
+      maxRow('bulk seed: peak RSS of the three PostgreSQL backends that ran it, summed (shared buffers each touched included)', 2048, backendPeakMb, 'MB')
     }
     const sql = new pg.Client({ connectionString: db.url })
     await sql.connect()

@@ -33,12 +33,15 @@ export function publicArticleSql(alias = 'a', now = 'now()'): string {
 
 /** publicArticleSql over an `articles` row named `a`, at the statement's time. */
 export const PUBLIC_SQL = publicArticleSql()
+
 /**
- * The articles publicNow hides, as SQL: drafts (articles_hidden_idx) and those scheduled for later.
- * The complement of publicArticleSql, split in two so each branch uses its index: change both together.
+ * The published articles whose publish time has not come yet, over an `articles` row named `a`, with
+ * `_status` as publicNow has it: the list totals' summary (public_list_counts, migration
+ * 20261126_180500) counts them, since the public sees them later without a write, so a list's public
+ * total is its count less these (collections/Articles/listTotals.ts). The published rows publicNow
+ * hides by time: change with it.
  */
-export const HIDDEN_IDS_SQL = `select id from articles where status <> 'published'
-  union all select id from articles where status = 'published' and (published_at > now() or published_at is null)`
+export const COUNTED_NOT_YET_PUBLIC_SQL = `a.status = 'published' and a._status = 'published' and a.published_at > now()`
 
 /** Everyone reads public articles; authors also their own drafts and scheduled ones; holders of the permission everything. */
 export const publishedOrOwn: Access = async ({ req }) => {

@@ -29,6 +29,7 @@ import * as migration_20261126_160000_import_runs from './20261126_160000_import
 import * as migration_20261126_160000_public_list_counts_idx from './20261126_160000_public_list_counts_idx';
 import * as migration_20261126_170000_reply_thread_order_idx from './20261126_170000_reply_thread_order_idx';
 import * as migration_20261126_170100_reply_count_order_idx from './20261126_170100_reply_count_order_idx';
+import * as migration_20261126_180500_public_list_counts from './20261126_180500_public_list_counts';
 
 export const migrations = [
   {
@@ -185,5 +186,10 @@ export const migrations = [
     up: migration_20261126_170100_reply_count_order_idx.up,
     down: migration_20261126_170100_reply_count_order_idx.down,
     name: '20261126_170100_reply_count_order_idx'
+  },
+  {
+    up: migration_20261126_180500_public_list_counts.up,
+    down: migration_20261126_180500_public_list_counts.down,
+    name: '20261126_180500_public_list_counts'
   },
 ];

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { reindexSearchCommand } from '../../src/plugins/search/reindexSearchCommand'
 import { poolOf } from '../../src/lib/pool'
-import { parseQuery, planOf, searchArticles, SearchQueryError, type SearchResult } from '../../src/plugins/search/searchArticles'
+import { parseQuery, planOf, searchArticles, SearchQueryError, windowOf, type SearchResult } from '../../src/plugins/search/searchArticles'
 import { seedDemo } from '../../src/seed'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
 import { Browser } from './accounts-client'
@@ -102,6 +102,28 @@ describe('ranking and syntax', () => {
       const filtered = await searchArticles(t.payload, { q: 'the', category: 'databases', limit: 50 }, { plan })
       expect(filtered.docs.map((d) => d.id)).toEqual((await search({ q: 'the', category: 'databases', limit: 50 })).docs.map((d) => d.id))
       expect(filtered.totalDocs).toBeGreaterThan(0)
+    }
+  })
+
+  it('finds the same newest matches when it looks in a window of the newest articles first', async () => {
+    expect(windowOf(40_000, 1_000_000, 200)).toBe(15_075)
+    expect(windowOf(500, 1_000_000, 200)).toBeNull() // few matches: their pages are few
+    expect(windowOf(300_000, 1_000_000, 200)).toBe(2_010)
+    expect(windowOf(1_000, 10_000, 200)).toBeNull() // the window would be most of the site
+    expect(windowOf(4_317, 1_000_000, 200)).toBeNull() // 140,000 articles to walk, for a word the planner guessed at
+    // Six matches, one an hour, three hours apart from the rest of the site's newest articles.
+    const ids: number[] = []
+    for (let i = 0; i < 6; i++) ids.push((await article({ title: `Wombat note ${i}`, markdown: 'wombats everywhere', publishedAt: hoursAgo(3 + i) })).id)
+    try {
+      const everywhere = await searchArticles(t.payload, { q: 'wombat', limit: 50 }, { plan: 'all-matches', maxRanked: 3 })
+      expect(everywhere).toMatchObject({ totalDocs: 3, capped: true })
+      // A window holding the cap and more: the same answer. One holding fewer: the whole table again.
+      for (const window of [1, 3, 8, 1000]) {
+        expect(await searchArticles(t.payload, { q: 'wombat', limit: 50 }, { plan: 'all-matches', maxRanked: 3, window }), `window ${window}`).toEqual(everywhere)
+      }
+      expect((await searchArticles(t.payload, { q: 'wombat', limit: 50 }, { plan: 'all-matches', maxRanked: 10, window: 4 })).totalDocs).toBe(6)
+    } finally {
+      for (const id of ids) await t.payload.delete({ collection: 'articles', id })
     }
   })
 
