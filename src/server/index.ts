@@ -26,6 +26,7 @@ import { cacheKeyOf, isCacheable, RenderCache, renderPage, withLanguage } from '
 import { moveAccessTokenToHeader } from './accessTokenParameter'
 import { refuseNulInUrl } from './nulBytes'
 import { plainHttpFetchSite } from './plainHttpFetchSite'
+import { cardGate, isCardRequest } from './cardGate'
 import { CredentialCheck } from './credentialCheck'
 import { carriesSession, withPrivateCaching } from './privateCaching'
 import { ownerOf } from './routes'
@@ -130,6 +131,7 @@ export async function startWebServer(
   // Request ids, the request log line and metrics, /metrics and /readyz (src/server/observability.ts).
   const ops = operations(env)
   let credentials: CredentialCheck | undefined
+  const cards = cardGate()
   const fail = (res: ServerResponse, error: unknown) => internalError(res, error, log, site && poolIfConnected(site))
 
   /**
@@ -199,6 +201,13 @@ export async function startWebServer(
       if (isGuardedAdminView(site!, req.method, pathname)) {
         return void guardAdminView(site!, req, res)
           .then((answered) => answered || handler(req, res))
+          .catch((error) => fail(res, error))
+      }
+      // One address asking for share cards too often is answered here, not by the framework (cardGate.ts).
+      if (isCardRequest(req.url)) {
+        return void cards
+          .admit(req, res)
+          .then((admitted) => admitted && handler(req, res))
           .catch((error) => fail(res, error))
       }
     }

@@ -115,6 +115,22 @@ describe('what operators expect (issue 32 §3)', () => {
   })
 })
 
+describe('a flood of share-card requests (issue 28 §2)', () => {
+  it('answers an address past 20 card requests a second with 429 and Retry-After, before the framework, and other addresses as usual', async () => {
+    const card = (address: string) =>
+      fetch(`${web.url}/api/articles/${articleId}/card?width=400&theme=light`, { headers: { accept: 'image/png', 'x-forwarded-for': address, 'accept-language': 'zh-CN' } })
+    const flood = await Promise.all(Array.from({ length: 60 }, () => card('198.51.100.31')))
+    const statuses = flood.map((r) => r.status)
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1)
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(40) // at most two one-second windows' worth
+    const refused = flood.find((r) => r.status === 429)!
+    expect(refused.headers.get('retry-after')).toMatch(/^[1-9]\d*$/)
+    expect(((await refused.json()) as { errors: { message: string }[] }).errors[0]!.message).toContain('分享图片请求过多')
+    // Another address is not held back by the first one's flood.
+    expect((await card('198.51.100.32')).status).toBe(200)
+  })
+})
+
 describe('shutdown and the logs (issue 32 §3)', () => {
   it('on SIGTERM loses no reply that got a 2xx nor its job, and no line printed holds a credential or a mail body', async () => {
     const inFlight = Array.from({ length: 6 }, (_, i) => reply(`E2E shutdown reply ${i}.`).catch(() => ({ status: 0 })))

@@ -858,6 +858,7 @@ export const en = {
   "error.card.noArticle": "No article has the id \"{id}\".",
   "error.card.unreadable": "No article has the id \"{id}\", or you may not read it.",
   "error.card.tooMany": "Too many new share images drawn from your address. Try again in {seconds} s; the sizes kept are {widths} px wide.",
+  "error.card.tooManyRequests": "Too many share-image requests from your address. Try again in {seconds} s.",
   "error.card.width": "width must be a whole number of pixels from {min} to {max} (got {got}).",
   "error.card.theme": "theme must be one of {themes} (got {got}).",
   "import.nav": "Import",

@@ -853,6 +853,7 @@ export const zhCN: Catalog = {
   "error.card.noArticle": "没有 ID 为“{id}”的文章。",
   "error.card.unreadable": "没有 ID 为“{id}”的文章，或你无权阅读它。",
   "error.card.tooMany": "来自你的地址的新分享图片生成次数过多。请在 {seconds} 秒后再试；已保存的尺寸宽度为 {widths} 像素。",
+  "error.card.tooManyRequests": "来自你的地址的分享图片请求过多。请在 {seconds} 秒后再试。",
   "error.card.width": "width 必须是 {min} 到 {max} 之间的整数像素（收到的是 {got}）。",
   "error.card.theme": "theme 必须是 {themes} 之一（收到的是 {got}）。",
   "import.nav": "导入",
