@@ -9,12 +9,18 @@
  *
  * Counted per process, in memory (rate-limiter-flexible): what it protects is
  * this process's event loop, and a lookup must cost less than the request.
+ *
+ * A refusal is what a flood is made of, so it is written like a cache hit: its
+ * body and headers made once per language, the security headers among them, in
+ * one `writeHead`. Security headers set one by one beforehand (`setHeader`, then
+ * merged by `writeHead`) and the message formatted each time made a refusal
+ * cost about twice a cached page, and the collector ran five times as often.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
 
-import { requestedLanguage, t } from '../lib/i18n'
+import { type Language, requestedLanguage, t } from '../lib/i18n'
 
 const CARD_PATH = /^\/api\/articles\/\d{1,15}\/card(?:[?#]|$)/
 export const CARD_REQUESTS_PER_SECOND = 20
@@ -30,27 +36,45 @@ function addressOf(req: IncomingMessage): string {
   return first || req.socket.remoteAddress || 'unknown'
 }
 
-function answerTooMany(req: IncomingMessage, res: ServerResponse, seconds: number) {
-  const message = t(requestedLanguage(req.headers.cookie, req.headers['accept-language']) ?? 'en', 'error.card.tooManyRequests', { seconds })
-  const body = JSON.stringify({ errors: [{ message }] })
-  res.writeHead(429, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store', 'Retry-After': String(seconds) })
-  res.end(body)
-}
+type Refusal = { body: Buffer; headers: OutgoingHttpHeaders }
 
 /**
- * `admit(req, res)` resolves true when the request may go on to the endpoint, false when it
- * was answered 429 (with Retry-After).
+ * `admit(req, res, requestId)` resolves true when the request may go on to the endpoint (its
+ * security headers and request id are then the caller's to set), false when it was answered 429
+ * with Retry-After, the security headers given here and the request id.
  */
-export function cardGate({ perSecond = CARD_REQUESTS_PER_SECOND }: { perSecond?: number } = {}) {
+export function cardGate({ perSecond = CARD_REQUESTS_PER_SECOND, securityHeaders = [] }: { perSecond?: number; securityHeaders?: [name: string, value: string][] } = {}) {
   const limiter = new RateLimiterMemory({ points: perSecond, duration: 1 })
+  // Keyed by language and wait: the wait is within the one-second window, so a handful of entries.
+  const refusals = new Map<string, Refusal>()
+
+  function refusalOf(language: Language, seconds: number): Refusal {
+    const key = `${language}:${seconds}`
+    let refusal = refusals.get(key)
+    if (!refusal) {
+      const body = Buffer.from(JSON.stringify({ errors: [{ message: t(language, 'error.card.tooManyRequests', { seconds }) }] }))
+      const headers: OutgoingHttpHeaders = Object.fromEntries(securityHeaders)
+      Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': body.length, 'Cache-Control': 'no-store', 'Retry-After': String(seconds) })
+      refusal = { body, headers }
+      refusals.set(key, refusal)
+    }
+    return refusal
+  }
+
+  function answerTooMany(req: IncomingMessage, res: ServerResponse, seconds: number, requestId: string | undefined) {
+    const { body, headers } = refusalOf(requestedLanguage(req.headers.cookie, req.headers['accept-language']) ?? 'en', seconds)
+    res.writeHead(429, requestId === undefined ? headers : { ...headers, 'x-request-id': requestId })
+    res.end(body)
+  }
+
   return {
-    async admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    async admit(req: IncomingMessage, res: ServerResponse, requestId?: string): Promise<boolean> {
       try {
         await limiter.consume(addressOf(req))
         return true
       } catch (refusal) {
         if (!(refusal instanceof RateLimiterRes)) throw refusal
-        answerTooMany(req, res, Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)))
+        answerTooMany(req, res, Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)), requestId)
         return false
       }
     },

@@ -22,10 +22,11 @@ import { enforceBodyLimit } from './bodyLimit'
 import { guardAdminView, isGuardedAdminView } from './guardedAdminViews'
 import { operations, sendRequestId, takeRequestId } from './observability'
 import { requestedLanguage } from '../lib/i18n/negotiate'
-import { cacheKeyOf, isCacheable, RenderCache, renderPage, withLanguage } from './renderCache'
+import { cacheKeyOf, isCacheable, noteCacheOutcome, RenderCache, renderPage, withLanguage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
 import { refuseNulInUrl } from './nulBytes'
 import { plainHttpFetchSite } from './plainHttpFetchSite'
+import { answerKeptCard } from '../plugins/content/keptCards'
 import { cardGate, isCardRequest } from './cardGate'
 import { CredentialCheck } from './credentialCheck'
 import { carriesSession, withPrivateCaching } from './privateCaching'
@@ -131,7 +132,9 @@ export async function startWebServer(
   // Request ids, the request log line and metrics, /metrics and /readyz (src/server/observability.ts).
   const ops = operations(env)
   let credentials: CredentialCheck | undefined
-  const cards = cardGate()
+  const cards = cardGate({ securityHeaders: setSecurityHeaders.admin })
+  const apiSecurityHeaders = Object.fromEntries(setSecurityHeaders.admin)
+  const keptCardHeaders = (requestId: string | undefined) => (requestId ? { ...apiSecurityHeaders, 'x-request-id': requestId } : apiSecurityHeaders)
   const fail = (res: ServerResponse, error: unknown) => internalError(res, error, log, site && poolIfConnected(site))
 
   /**
@@ -169,11 +172,41 @@ export async function startWebServer(
     // headers from servePage, in one writeHead when it is a cache hit; everything else gets them now,
     // and so do the draft previews, whose framing rule is not the cached pages' (securityHeaders.ts).
     const page = owner === 'astro' && astro !== undefined && !astro.staticFiles.has(pathname)
+    // So does a share-card request: a flood of them is answered 429 in one writeHead (cardGate.ts).
+    const card = owner === 'next' && isCardRequest(req.url)
     const headersSet =
-      !(page && cache && !req.headers['content-length'] && !req.headers['transfer-encoding'] && !req.url?.includes('%')) || isFramedBySite(pathname)
+      !(card || (page && cache && !req.headers['content-length'] && !req.headers['transfer-encoding'] && !req.url?.includes('%'))) || isFramedBySite(pathname)
     // The request id waits with them (every other answer below sets it first: sendRequestId).
     ops.observe(req, res, (p) => Boolean(astro?.staticFiles.has(p)), { deferHeader: !headersSet })
     if (headersSet) setSecurityHeaders(req, res, owner)
+    else if (card) {
+      // One address asking for share cards too often is answered here, before anything else is done for it.
+      const requestId = takeRequestId(res)
+      const setHeaders = () => {
+        setSecurityHeaders(req, res, owner)
+        if (requestId) res.setHeader('x-request-id', requestId)
+      }
+      return void cards
+        .admit(req, res, requestId)
+        .then((admitted) => {
+          if (!admitted) return
+          // A kept card of a published article is answered here, like a cached page (keptCards.ts).
+          if (!carriesSession(req) && answerKeptCard(req, res, keptCardHeaders(requestId))) return noteCacheOutcome(res, 'hit')
+          setHeaders()
+          route(req, res, owner, pathname, page, true)
+        })
+        .catch((error) => {
+          if (!res.headersSent) setHeaders()
+          fail(res, error)
+        })
+    }
+    route(req, res, owner, pathname, page, headersSet)
+  })
+  server.keepAliveTimeout = 65_000 // longer than common load balancers' idle timeout
+  server.headersTimeout = 66_000
+
+  /** Everything after the request is observed: early refusals, then the owner's handler. */
+  function route(req: IncomingMessage, res: ServerResponse, owner: ReturnType<typeof ownerOf>, pathname: string, page: boolean, headersSet: boolean) {
     if (enforceBodyLimit(req, res, bodyLimits)) return
     if (refuseNulInUrl(req, res)) return
     if (owner === 'health') {
@@ -203,13 +236,6 @@ export async function startWebServer(
           .then((answered) => answered || handler(req, res))
           .catch((error) => fail(res, error))
       }
-      // One address asking for share cards too often is answered here, not by the framework (cardGate.ts).
-      if (isCardRequest(req.url)) {
-        return void cards
-          .admit(req, res)
-          .then((admitted) => admitted && handler(req, res))
-          .catch((error) => fail(res, error))
-      }
     }
     try {
       const result = handler(req, res)
@@ -217,9 +243,7 @@ export async function startWebServer(
     } catch (error) {
       fail(res, error)
     }
-  })
-  server.keepAliveTimeout = 65_000 // longer than common load balancers' idle timeout
-  server.headersTimeout = 66_000
+  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)

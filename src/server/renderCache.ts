@@ -326,6 +326,11 @@ export function cacheOutcomeOf(res: ServerResponse): 'hit' | 'miss' | 'stale' | 
   return (res as NotedOutcome)[CACHE_OUTCOME]
 }
 
+/** Notes how a response was answered from memory outside the page cache (a kept share card: src/plugins/content/keptCards.ts). */
+export function noteCacheOutcome(res: ServerResponse, outcome: 'hit'): void {
+  ;(res as NotedOutcome)[CACHE_OUTCOME] = outcome
+}
+
 /** The Warning of a stale answer (RFC 7234 §5.5.1, "Revalidation Failed"). */
 export const STALE_WARNING = '111 - "Revalidation Failed"'
 

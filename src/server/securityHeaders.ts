@@ -88,6 +88,8 @@ function options(
 export type SecurityHeaders = ((req: IncomingMessage, res: ServerResponse, owner: 'next' | 'astro' | 'health') => void) & {
   /** The reader site's list, for the render cache to write with a cached page (renderCache.ts, `securityHeaders`). */
   site: [name: string, value: string][]
+  /** The API's list, for an answer written in one writeHead before the framework (cardGate.ts). */
+  admin: [name: string, value: string][]
 }
 
 type HeaderList = [name: string, value: string][]
@@ -118,5 +120,5 @@ export function securityHeaders({ baseUrl }: { baseUrl: string }): SecurityHeade
     const list = owner === 'next' ? (req.url?.startsWith('/login/') ? signIn : admin) : owner === 'astro' && isFramedBySite(req.url) ? preview : site
     for (const [name, value] of list) res.setHeader(name, value)
   }
-  return Object.assign(set, { site })
+  return Object.assign(set, { site, admin })
 }

@@ -6,11 +6,15 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 
+import { invalidateLocally } from '../../src/lib/cacheBus'
 import { getEnv } from '../../src/lib/env'
 import { diskStore } from '../../src/lib/fileStore'
 import { limitByKey, RATE_LIMITS } from '../../src/lib/rateLimit'
+import { answerKeptCard } from '../../src/plugins/content/keptCards'
 import { CARD_WIDTHS, storedCardFiles } from '../../src/plugins/content/shareCard'
 import { cli, json } from '../helpers/cliClient'
 import { createTestPayload, type TestPayload } from '../helpers/payload'
@@ -206,6 +210,40 @@ describe('the share image', () => {
     expect(stillKept.headers.get('x-card-drawn')).toBe('kept')
     // Another address draws.
     expect((await rawCard(published, 'image/webp', { width: 400, theme: 'dark' }, { 'x-forwarded-for': '203.0.113.78' })).status).toBe(200)
+  })
+
+  it('keeps what it answered an anonymous reader of a published article for the one-origin server, never a draft or a signed-in answer, and drops it on a change', async () => {
+    invalidateLocally(['*'])
+    // The one-origin server's use of it (src/server/index.ts): the kept answer, else the endpoint's turn.
+    const server = http.createServer((req, res) => {
+      if (!answerKeptCard(req, res, {})) res.writeHead(404, { 'x-answered-by': 'endpoint' }).end()
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const kept = (id: number, query: string) =>
+      fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/articles/${id}/card?${query}`, { headers: { accept: 'image/png' } })
+    try {
+      const from = { 'x-forwarded-for': '198.51.100.79' }
+      const anonymous = await rawCard(published, 'image/png', { width: 400, theme: 'dark' }, from)
+      expect(anonymous.status).toBe(200)
+      const answer = await kept(published, 'width=450&theme=dark')
+      expect(answer.status).toBe(200)
+      expect(answer.headers.get('etag')).toBe(anonymous.headers.get('etag'))
+      expect(answer.headers.get('cache-control')).toBe(anonymous.headers.get('cache-control'))
+      expect(Buffer.from(await answer.arrayBuffer()).equals(anonymous.bytes)).toBe(true)
+
+      // The author's own answers (a draft's card, and a published one read signed in) are not kept for others.
+      const signedIn = { ...from, authorization: `JWT ${authorJwt}` }
+      expect((await rawCard(draft, 'image/png', { width: 800, theme: 'dark' }, signedIn)).status).toBe(200)
+      expect((await rawCard(published, 'image/png', { width: 1200, theme: 'light' }, signedIn)).status).toBe(200)
+      expect((await kept(draft, 'width=800&theme=dark')).headers.get('x-answered-by')).toBe('endpoint')
+      expect((await kept(published, 'width=1200&theme=light')).headers.get('x-answered-by')).toBe('endpoint')
+
+      // A new title: the kept answer is gone in this process when the update announces it.
+      await t.payload.update({ collection: 'articles', id: published, data: { title: '你好，世界：改过的标题' } })
+      expect((await kept(published, 'width=400&theme=dark')).headers.get('x-answered-by')).toBe('endpoint')
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
   })
 
   it('draws CJK text with real glyphs (a CJK font is installed and found), not empty boxes', async () => {

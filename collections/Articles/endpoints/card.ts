@@ -22,6 +22,7 @@ import {
   storedCard,
   type CardContent,
 } from '../../../src/plugins/content/shareCard'
+import { keepCardAnswer, keptCardsGeneration } from '../../../src/plugins/content/keptCards'
 import { cardStoreOf } from '../../../src/plugins/storage'
 
 const IMAGE_TYPES = Object.keys(CARD_FORMATS).join(', ')
@@ -153,6 +154,7 @@ const handler: Endpoint['handler'] = async (req) => {
   }
   const id = String(req.routeParams?.id ?? '')
   if (!/^\d{1,15}$/.test(id)) return problem(404, t('error.card.noArticle', { id }))
+  const generation = keptCardsGeneration()
   const facts = await factsFor(req, Number(id))
   if (!facts) return problem(404, t('error.card.unreadable', { id }))
   const { article, content } = facts
@@ -169,6 +171,8 @@ const handler: Endpoint['handler'] = async (req) => {
   const card = { store: cardStore(req.payload), articleId: article.id, version: cardVersion(content, article.updatedAt), options }
   try {
     const { image, drawn } = await storedCard(card, () => drawCard(content, options), () => limitByIp(req, 'cardDraw'))
+    // The next anonymous reader of it is answered by the one-origin server, before the framework (keptCards.ts).
+    if (!req.user && article.status === 'published') keepCardAnswer({ articleId: article.id, authorId: facts.authorId, options, headers, image }, generation)
     return new Response(new Uint8Array(image), {
       status: 200,
       headers: { ...headers, 'Content-Length': String(image.length), 'X-Card-Width': String(options.width), 'X-Card-Drawn': drawn ? 'now' : 'kept' },
