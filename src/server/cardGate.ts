@@ -15,6 +15,14 @@
  * one `writeHead`. Security headers set one by one beforehand (`setHeader`, then
  * merged by `writeHead`) and the message formatted each time made a refusal
  * cost about twice a cached page, and the collector ran five times as often.
+ *
+ * And a refusal is held until the address's one-second window ends (as nginx's
+ * `limit_req` delays what exceeds the rate, or express-slow-down): a client that
+ * waits for each answer before asking again — a crawler, or a flood over a few
+ * connections — then gets about one refusal per connection per second instead
+ * of one per round trip, so a flood costs the process next to nothing rather
+ * than a core. At most MAX_HELD refusals are held at once (a timer each);
+ * past that they are answered at once.
  */
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http'
 
@@ -24,6 +32,7 @@ import { type Language, requestedLanguage, t } from '../lib/i18n'
 
 const CARD_PATH = /^\/api\/articles\/\d{1,15}\/card(?:[?#]|$)/
 export const CARD_REQUESTS_PER_SECOND = 20
+export const MAX_HELD = 1_000
 
 export function isCardRequest(url: string | undefined): boolean {
   return CARD_PATH.test(url ?? '')
@@ -40,11 +49,17 @@ type Refusal = { body: Buffer; headers: OutgoingHttpHeaders }
 
 /**
  * `admit(req, res, requestId)` resolves true when the request may go on to the endpoint (its
- * security headers and request id are then the caller's to set), false when it was answered 429
- * with Retry-After, the security headers given here and the request id.
+ * security headers and request id are then the caller's to set), false when it is refused: then
+ * answered 429 with Retry-After, the security headers given here and the request id, once the
+ * address's window has ended (or at once, with MAX_HELD refusals held already).
  */
-export function cardGate({ perSecond = CARD_REQUESTS_PER_SECOND, securityHeaders = [] }: { perSecond?: number; securityHeaders?: [name: string, value: string][] } = {}) {
+export function cardGate({
+  perSecond = CARD_REQUESTS_PER_SECOND,
+  securityHeaders = [],
+  maxHeld = MAX_HELD,
+}: { perSecond?: number; securityHeaders?: [name: string, value: string][]; maxHeld?: number } = {}) {
   const limiter = new RateLimiterMemory({ points: perSecond, duration: 1 })
+  let held = 0
   // Keyed by language and wait: the wait is within the one-second window, so a handful of entries.
   const refusals = new Map<string, Refusal>()
 
@@ -74,7 +89,15 @@ export function cardGate({ perSecond = CARD_REQUESTS_PER_SECOND, securityHeaders
         return true
       } catch (refusal) {
         if (!(refusal instanceof RateLimiterRes)) throw refusal
-        answerTooMany(req, res, Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)), requestId)
+        const seconds = Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))
+        if (held >= maxHeld) answerTooMany(req, res, seconds, requestId)
+        else {
+          held++
+          setTimeout(() => {
+            held--
+            if (!res.destroyed) answerTooMany(req, res, 1, requestId) // the window has ended: asking again now is admitted
+          }, refusal.msBeforeNext).unref()
+        }
         return false
       }
     },
