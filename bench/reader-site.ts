@@ -435,6 +435,12 @@ async function mainRun() {
     referenceRow('(reference) cached home vs bare Node sending the body with Content-Type only', cachedHome.rps, bareHomeBodyOnly.rps)
 
     // ---- hostile traffic (issue 28 §2) ----
+    // The floor for the p99 rows below: the same two wrk processes, the flood being a cached page. On 2 cores
+    // the server and two load generators share the cores, so this p99 is what the machine allows this run.
+    log('[bench] the cached home beside a flood of a cached page (the p99 floor of the rows below)…')
+    const [, homeBesideHits] = await Promise.all([throughput(base + articlePath), throughput(base + '/', { connections: 10 })])
+    rows.push({ figure: '(reference) cached home p99 (c=10) beside a flood of a cached page: the floor of the p99s below', goal: '—', measured: ms(homeBesideHits.p99), verdict: '—', load: os.loadavg()[0]! })
+
     log('[bench] a flood of junk credentials, with the cached home measured beside it…')
     const junkIds = Array.from({ length: 1000 }, () => Math.random().toString(36).slice(2, 8).padEnd(12, '0'))
     const junkScript = wrkScript(
