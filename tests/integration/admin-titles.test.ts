@@ -42,10 +42,12 @@ describe('the admin’s titles of related documents', () => {
     const chosen = [tags[2]!.id, tags[0]!.id]
     const answer = await loadSelected('tags', 'name', chosen)
     expect(answer.status, JSON.stringify(answer.body)).toBe(200)
-    expect(answer.body.docs.map((d: { id: number; name: string }) => [d.id, d.name]).sort()).toEqual([
-      [tags[0]!.id, 'Alpha'],
-      [tags[2]!.id, 'Gamma'],
-    ])
+    // By id, as numbers: the three are created at once, so which gets which id varies, and a plain
+    // sort() compares "10,…" before "8,…" once the ids cross a digit.
+    const byId = (a: [number, string], b: [number, string]) => a[0] - b[0]
+    expect(answer.body.docs.map((d: { id: number; name: string }) => [d.id, d.name]).sort(byId)).toEqual(
+      ([[tags[0]!.id, 'Alpha'], [tags[2]!.id, 'Gamma']] as [number, string][]).sort(byId),
+    )
     const author = await loadSelected('users', 'name', [cast.author.id])
     expect(author.body.docs).toEqual([expect.objectContaining({ id: cast.author.id, name: cast.author.name })])
   })
