@@ -60,24 +60,25 @@ function batchedStdout(): Sink {
 
 const sink = processShared('jsonLogSink', () => ({ write: batchedStdout() }))
 
-export function logLine(record: LogRecord): void {
-  const line = JSON.stringify({ time: timestamp(), level: 'info', ...(redactLogValue(record) as LogRecord) })
+/** `at`: when it happened (epoch ms), if not now. */
+export function logLine(record: LogRecord, at?: number): void {
+  const line = JSON.stringify({ time: timestamp(at), level: 'info', ...(redactLogValue(record) as LogRecord) })
   sink.write(line + '\n')
 }
 
-/** The current time as ISO 8601, made once per millisecond: a busy web process logs many lines in each. */
+/** A time (now by default) as ISO 8601, made once per millisecond: a busy web process logs many lines in each. */
 let lastMs = 0
 let lastIso = ''
-function timestamp(): string {
-  const now = Date.now()
-  if (now !== lastMs) {
-    lastMs = now
-    lastIso = new Date(now).toISOString()
+function timestamp(at = Date.now()): string {
+  if (at !== lastMs) {
+    lastMs = at
+    lastIso = new Date(at).toISOString()
   }
   return lastIso
 }
 
-export type RequestRecord = { method: string | undefined; route: string; status: number; durationMs: number; cache?: string; requestId: string }
+/** `at`: when the request ended (epoch ms), if not now — its line may be written a moment later (observability.ts). */
+export type RequestRecord = { method: string | undefined; route: string; status: number; durationMs: number; cache?: string; requestId: string; at?: number }
 
 /** What needs no escaping in a JSON string nor any redaction: an HTTP method, a route kind, a cache outcome, a sane request id. */
 const PLAIN = /^[A-Za-z0-9._:@-]{0,128}$/
@@ -88,12 +89,12 @@ const PLAIN = /^[A-Za-z0-9._:@-]{0,128}$/
  * walk and JSON.stringify — on a cache hit those were a fifth of the process's own work.
  * Every field is a number or a short token (checked here; anything else goes the general way).
  */
-export function logRequest({ method = 'GET', route, status, durationMs, cache, requestId }: RequestRecord): void {
+export function logRequest({ method = 'GET', route, status, durationMs, cache, requestId, at }: RequestRecord): void {
   if (!PLAIN.test(method) || !PLAIN.test(route) || !PLAIN.test(requestId) || (cache !== undefined && !PLAIN.test(cache))) {
-    return logLine({ msg: 'request', method, route, status, durationMs, cache, requestId })
+    return logLine({ msg: 'request', method, route, status, durationMs, cache, requestId }, at)
   }
   const outcome = cache === undefined ? '' : `,"cache":"${cache}"`
-  sink.write(`{"time":"${timestamp()}","level":"info","msg":"request","method":"${method}","route":"${route}","status":${status},"durationMs":${durationMs}${outcome},"requestId":"${requestId}"}\n`)
+  sink.write(`{"time":"${timestamp(at)}","level":"info","msg":"request","method":"${method}","route":"${route}","status":${status},"durationMs":${durationMs}${outcome},"requestId":"${requestId}"}\n`)
 }
 
 /** Tests capture the lines (and whatever else they want to grep) by replacing the sink; returns the previous one. */
