@@ -22,9 +22,11 @@ export const FLUSH_MS = 50
  * Standard output, a batch every FLUSH_MS (or 64 KB): under load a web process logs tens of
  * thousands of requests a second. One write (a system call) per line cost more than serving a
  * cached page's headers; one per turn of the event loop still cost ~6 µs per cached hit (a
- * turn serves a few requests, and each write to a pipe wakes its reader). Lines keep their
- * order; whatever is waiting is written synchronously when the process exits, so an exit does
- * not lose the last lines (a SIGKILL loses at most FLUSH_MS of them).
+ * turn serves a few requests, and each write to a pipe wakes its reader). Lines go out in the
+ * order they are handed over (request lines come in batches, up to 50 ms after their requests,
+ * each with its own time: src/server/observability.ts); whatever is waiting is written
+ * synchronously when the process exits, so an exit does not lose the last lines (a SIGKILL
+ * loses at most FLUSH_MS of them, and the request batch waiting before them).
  */
 function batchedStdout(): Sink {
   let waiting: string[] = []
