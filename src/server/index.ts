@@ -20,7 +20,7 @@ import { installSitePayload } from '../lib/sitePayload'
 import type { ViewCounter } from '../plugins/activity/views'
 import { enforceBodyLimit } from './bodyLimit'
 import { guardAdminView, isGuardedAdminView } from './guardedAdminViews'
-import { operations, sendRequestId, takeRequestId } from './observability'
+import { operations, requestIdOf, sendRequestId, takeRequestId } from './observability'
 import { requestedLanguage } from '../lib/i18n/negotiate'
 import { cacheKeyOf, isCacheable, noteCacheOutcome, RenderCache, renderPage, withLanguage } from './renderCache'
 import { moveAccessTokenToHeader } from './accessTokenParameter'
@@ -158,7 +158,27 @@ export async function startWebServer(
     })
   }
 
+  /**
+   * The door (issue 28 §1): a plain anonymous read of a kept page — GET or HEAD with no session, no body and
+   * no shutdown under way — is answered from the render cache before anything else is done for it, in one
+   * writeHead with its request id and the site's security headers, and logged without a listener. What the
+   * usual way does first is moot for it: no credentials to check or move out of the URL, no body to limit,
+   * and a kept key only ever names a reader-site page (never a preview, a share card or a static file).
+   * A URL with a `%` goes the usual way, as it does for deferred headers below.
+   */
+  const answeredAtDoor = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const headers = req.headers
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || headers.cookie !== undefined || headers.authorization !== undefined) return false
+    if (headers['content-length'] !== undefined || headers['transfer-encoding'] !== undefined || req.url!.includes('%') || ops.draining) return false
+    const started = performance.now()
+    const requestId = requestIdOf(req)
+    if (!cache!.answerAtDoor(req, res, requestId)) return false
+    ops.answered(req, res, started, requestId, 'hit')
+    return true
+  }
+
   const server = http.createServer((req, res) => {
+    if (cache && astro && answeredAtDoor(req, res)) return
     // Per-IP rate limits read X-Forwarded-For. From a remote peer it is whatever
     // the client claims, so it is replaced by the socket's address unless a proxy
     // is trusted; loopback peers (the reader site calling the API on a visitor's

@@ -252,6 +252,19 @@ export function operations(env: Pick<Env, 'metricsToken' | 'dbPush'>) {
       })
     },
 
+    /**
+     * A request answered whole before anything else looked at it (the render cache's door, src/server/index.ts),
+     * counted and logged now: its status is known, so it needs no listener. `started`: performance.now() when it came.
+     */
+    answered(req: IncomingMessage, res: ServerResponse, started: number, requestId: string, cache: 'hit'): void {
+      finished.add({ method: req.method, route: routeKind(req.url), status: res.statusCode, seconds: (performance.now() - started) / 1000, cache, requestId, at: Date.now() })
+    },
+
+    /** Whether the process is shutting down (observe then closes each connection after its response). */
+    get draining(): boolean {
+      return draining
+    },
+
     /** Answers /readyz and /metrics; false for any other path. */
     answers(req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void): boolean {
       const path = (req.url ?? '/').split('?')[0]

@@ -36,6 +36,7 @@ import { LRUCache } from 'lru-cache'
 
 import { onInvalidate } from '../lib/cacheBus'
 import { DATABASE_RETRY_AFTER_SECONDS } from '../lib/databaseOutage'
+import { requestedLanguage } from '../lib/i18n/negotiate'
 import { runRender, type RenderState } from '../lib/renderContext'
 import { shouldCountView, type ViewCounter } from '../plugins/activity/views'
 
@@ -303,8 +304,11 @@ type Entry = {
   expiresAt?: number
   /** When it was rendered (ms): a stale answer says its `Age`. */
   renderedAt: number
-  /** The response headers of a hit, by encoding (and with the security headers or not): made on the first hit, not on every one. */
-  hitHeaders?: Partial<Record<`${Encoding}${'' | '+'}`, OutgoingHttpHeaders>>
+  /**
+   * The response headers of a hit, by encoding (and with the security headers or not): made on the first hit, not on
+   * every one. A flat list of names and values whose last pair is the request id's (see writeWhole).
+   */
+  hitHeaders?: Partial<Record<`${Encoding}${'' | '+'}`, string[]>>
 }
 
 /** `startedAt`: the purge sequence number when the render began; `failed`: a 5xx, answered from a stale copy if any. */
@@ -478,26 +482,49 @@ export class RenderCache {
     await answerFailed(req, res, failed, this.options.databaseAway, { 'x-cache': 'MISS' })
   }
 
+  /**
+   * The door's answer (src/server/index.ts) to a plain anonymous read, with nothing looked at before it:
+   * its URL is taken as a key as it stands (cacheKeyOf gives every kept key back unchanged, so a URL
+   * that is not one finds nothing), in the language its Accept-Language asks for. A kept, fresh page
+   * whose variant for this encoding is made is written whole, with the site's security headers and
+   * `requestId`, and true returned; anything else writes nothing and returns false (the usual way).
+   */
+  answerAtDoor(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
+    const entry = this.entries.get(withLanguage(req.url!, requestedLanguage(undefined, req.headers['accept-language'])))
+    if (entry === undefined || (entry.expiresAt !== undefined && entry.expiresAt < Date.now())) return false
+    if (!this.writeWhole(req, res, entry, 'HIT', this.options.securityHeaders, requestId)) return false
+    this.stats.hits++
+    return true
+  }
+
   /** `requestId`: not set on the response yet (see observe's deferHeader), written with the other headers. */
   private write(req: IncomingMessage, res: ServerResponse, entry: Entry, outcome: Outcome, secure?: [string, string][], requestId?: string) {
-    const hit = outcome === 'HIT'
     ;(res as NotedOutcome)[CACHE_OUTCOME] = OUTCOME_IN_LOG[outcome]
+    if (this.writeWhole(req, res, entry, outcome, secure, requestId)) return
     countView(this.options.views, req, entry.status, entry.articleId)
+    if (requestId) res.setHeader('x-request-id', requestId)
+    if (secure) for (const [name, value] of secure) res.setHeader(name, value)
+    // Kept a moment ago, its variants are still being made: compress this answer on the way out.
+    const stream = openStream(req, res, entry.status, entry.headers, { 'x-cache': outcome, ...(outcome === 'STALE' ? staleHeaders(entry) : {}) })
+    stream.write(entry.body)
+    stream.end()
+  }
+
+  /**
+   * Writes a kept answer (and counts its view) in one writeHead and end, when the variant the request's
+   * encoding takes is made; false, with nothing written, when it must be compressed on the way out.
+   */
+  private writeWhole(req: IncomingMessage, res: ServerResponse, entry: Entry, outcome: Outcome, secure?: [string, string][], requestId?: string): boolean {
     const encoding = negotiateEncoding(req.headers['accept-encoding'])
     const body = (encoding === 'br' && entry.br) || (encoding === 'gzip' && entry.gzip) || entry.body
-    if (body === entry.body && encoding !== 'identity' && !entry.headers['content-encoding']) {
-      if (requestId) res.setHeader('x-request-id', requestId)
-      if (secure) for (const [name, value] of secure) res.setHeader(name, value)
-      // Kept a moment ago, its variants are still being made: compress this answer on the way out.
-      const stream = openStream(req, res, entry.status, entry.headers, { 'x-cache': outcome, ...(outcome === 'STALE' ? staleHeaders(entry) : {}) })
-      stream.write(entry.body)
-      return stream.end()
-    }
+    if (body === entry.body && encoding !== 'identity' && !entry.headers['content-encoding']) return false
+    countView(this.options.views, req, entry.status, entry.articleId)
+    const hit = outcome === 'HIT'
     const used: Encoding = body === entry.body ? 'identity' : encoding
     const variant = secure ? (`${used}+` as const) : used
-    let headers = hit ? entry.hitHeaders?.[variant] : undefined
-    if (!headers) {
-      headers = {
+    let flat = hit ? entry.hitHeaders?.[variant] : undefined
+    if (!flat) {
+      const headers: OutgoingHttpHeaders = {
         ...(secure ? Object.fromEntries(secure.map(([n, v]) => [n.toLowerCase(), v])) : {}),
         ...entry.headers,
         'content-length': String(body.length),
@@ -506,11 +533,18 @@ export class RenderCache {
       }
       if (entry.br || entry.gzip) addVary(headers)
       if (used !== 'identity') headers['content-encoding'] = used
-      if (hit) (entry.hitHeaders ??= {})[variant] = headers
+      flat = flatHeaders(headers)
+      if (hit) (entry.hitHeaders ??= {})[variant] = flat
     }
-    // One writeHead with every header, none set before: Node's fast path (the kept object is not changed).
-    res.writeHead(entry.status, requestId ? { ...headers, 'x-request-id': requestId } : headers)
+    // One writeHead with every header, none set before: Node's fast path. A flat list, not an object: Node reads it
+    // by index, where an object's names cost a lookup each in a shape shared by no other page. Its last pair is
+    // the request id's, filled in now: writeHead has made the head of the list before it returns.
+    if (requestId) {
+      flat[flat.length - 1] = requestId
+      res.writeHead(entry.status, flat)
+    } else res.writeHead(entry.status, flat.slice(0, -2))
     res.end(req.method === 'HEAD' ? undefined : body)
+    return true
   }
 
   /** Renders for the cache while streaming to this first reader; keeps the page when it may. */
@@ -616,6 +650,18 @@ export class RenderCache {
       if (keys?.size === 0) this.keysByTag.delete(tag)
     }
   }
+}
+
+/** Headers as Node's writeHead takes a list: name, value, name, value…; then the request id's pair, its value left to fill in. */
+function flatHeaders(headers: OutgoingHttpHeaders): string[] {
+  const flat: string[] = []
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue
+    if (Array.isArray(value)) for (const one of value) flat.push(name, one)
+    else flat.push(name, String(value))
+  }
+  flat.push('x-request-id', '')
+  return flat
 }
 
 /** The render's headers as a reader may see them (internal ones removed). */

@@ -207,7 +207,10 @@ describe('/readyz (issue 32 §3)', () => {
     const ready = await fetch(`${base}/readyz`)
     expect(await ready.json()).toMatchObject({ status: 'ready', checks: { database: true, migrations: true, queue: true } })
     expect(ready.status).toBe(200)
+    expect(ops.draining).toBe(false)
     ops.drain()
+    // The web server's door (src/server/index.ts) answers no kept page from now on: the usual way closes each connection.
+    expect(ops.draining).toBe(true)
     const draining = await fetch(`${base}/readyz`)
     expect(draining.status).toBe(503)
     expect(draining.headers.get('retry-after')).toBe('5')

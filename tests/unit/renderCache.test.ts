@@ -6,11 +6,12 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import zlib from 'node:zlib'
 
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
+import { requestedLanguage } from '../../src/lib/i18n/negotiate'
 import { reportSwallowedError } from '../../src/lib/renderContext'
 import { BatchedViewCounter } from '../../src/plugins/activity/views'
-import { cacheKeyOf, isCacheable, negotiateEncoding, notFoundTagsOf, RenderCache, renderPage } from '../../src/server/renderCache'
+import { cacheKeyOf, isCacheable, negotiateEncoding, notFoundTagsOf, RenderCache, renderPage, VIEW_COUNT_REFRESH_MS, withLanguage } from '../../src/server/renderCache'
 
 type Page = { status?: number; headers?: Record<string, string>; body?: string; swallow?: boolean }
 
@@ -289,6 +290,86 @@ describe('request ids written by the cache', () => {
       expect(answer.headers['x-frame-options']).toBe('DENY')
     }
     expect(seen).toEqual(['MISS id-1', 'HIT id-2', 'HIT id-3', 'MISS id-4', 'HIT id-5'])
+    cache.close()
+  })
+})
+
+describe('the door (src/server/index.ts): a plain anonymous read answered before anything else', () => {
+  /** As the web server does: the door first, then the usual way (`x-door: no` skips the door, to compare). */
+  async function serveWithDoor(cache: RenderCache, handler: ReturnType<typeof astroLike>, door: string[]) {
+    let n = 0
+    const server = http.createServer((req, res) => {
+      const requestId = `id-${++n}`
+      if (req.headers['x-door'] !== 'no' && cache.answerAtDoor(req, res, requestId)) return void door.push(req.url!)
+      const key = isCacheable(req) ? cacheKeyOf(req.url!) : null
+      const language = requestedLanguage(req.headers.cookie, req.headers['accept-language'])
+      void (key ? cache.serve(req, res, withLanguage(key, language), handler, { securityHeaders: true, requestId }) : renderPage(req, res, handler))
+    })
+    servers.push(server)
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  }
+  const except = (headers: http.IncomingHttpHeaders, ...names: string[]) => Object.fromEntries(Object.entries(headers).filter(([name]) => !names.includes(name)))
+
+  it('answers a kept page whose URL is its key exactly as the usual way does, in every encoding, with its own request id', async () => {
+    const renders: string[] = []
+    const door: string[] = []
+    const cache = newCache({ securityHeaders: [['X-Frame-Options', 'DENY']] })
+    const base = await serveWithDoor(cache, astroLike({ '/links': {} }, renders), door)
+    expect((await get(`${base}/links`)).headers['x-cache']).toBe('MISS') // nothing kept yet: the door leaves it
+    expect(door).toEqual([])
+    await cache.idle() // its brotli and gzip variants are made
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      const atDoor = await get(`${base}/links`, { 'accept-encoding': encoding })
+      const usual = await get(`${base}/links`, { 'accept-encoding': encoding, 'x-door': 'no' })
+      expect(except(atDoor.headers, 'date', 'x-request-id'), encoding).toEqual(except(usual.headers, 'date', 'x-request-id'))
+      expect(atDoor.body.equals(usual.body), encoding).toBe(true)
+      expect(atDoor.headers).toMatchObject({ 'x-cache': 'HIT', 'x-frame-options': 'DENY' })
+      expect(atDoor.headers['x-request-id']).not.toBe(usual.headers['x-request-id'])
+    }
+    expect((await get(`${base}/links`, { 'accept-encoding': 'br' })).headers['content-encoding']).toBe('br')
+    const head = await get(`${base}/links`, {}, 'HEAD')
+    expect(head.body.length).toBe(0)
+    expect(door).toEqual(['/links', '/links', '/links', '/links', '/links'])
+    expect(renders).toEqual(['/links'])
+    cache.close()
+  })
+
+  it('leaves alone a URL that is not a key as it stands, a language not kept yet and a page due for its view count', async () => {
+    const renders: string[] = []
+    const door: string[] = []
+    const views = new BatchedViewCounter(async () => {}, { intervalMs: 60_000 })
+    const cache = newCache({ views })
+    const base = await serveWithDoor(cache, astroLike({ '/links': {}, '/articles/7/hello': { headers: { 'x-inkwell-views': '7' } } }, renders), door)
+    const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36' }
+    await get(`${base}/links`)
+    await get(`${base}/articles/7/hello`, browser)
+    await cache.idle()
+    // Parameters the page does not read: the same kept page, by the usual way (which drops them).
+    expect((await get(`${base}/links?utm_source=x`)).headers['x-cache']).toBe('HIT')
+    expect(door).toEqual([])
+    // Another interface language: its own variant, rendered once, then at the door.
+    expect((await get(`${base}/links`, { 'accept-language': 'zh-CN,zh;q=0.9' })).headers['x-cache']).toBe('MISS')
+    await cache.idle()
+    expect((await get(`${base}/links`, { 'accept-language': 'zh-CN,zh;q=0.9' })).headers['x-cache']).toBe('HIT')
+    expect(door).toEqual(['/links'])
+    // Views at the door are counted as the usual way counts them: GETs by a person, not HEAD or crawlers.
+    for (let i = 0; i < 3; i++) await get(`${base}/articles/7/hello`, browser)
+    await get(`${base}/articles/7/hello`, browser, 'HEAD')
+    await get(`${base}/articles/7/hello`, { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' })
+    expect(door.filter((url) => url.startsWith('/articles/'))).toHaveLength(5)
+    expect(views.total(7)).toBe(1 + 3)
+    // Its shown count due for a refresh: the usual way renders it again.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + VIEW_COUNT_REFRESH_MS + 1000 })
+    try {
+      door.length = 0
+      expect((await get(`${base}/articles/7/hello`, browser)).headers['x-cache']).toBe('MISS')
+      expect(door).toEqual([])
+      expect(renders.filter((url) => url.startsWith('/articles/'))).toHaveLength(2)
+    } finally {
+      vi.useRealTimers()
+    }
+    await views.stop()
     cache.close()
   })
 })

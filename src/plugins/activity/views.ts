@@ -56,11 +56,17 @@ function header(req: RequestLike, name: string): string {
  * kept list of user agents). Redirects never reach the counting code.
  */
 export function shouldCountView(req: RequestLike): boolean {
-  if ((req.method ?? 'GET').toUpperCase() !== 'GET') return false
-  const purpose = `${header(req, 'sec-purpose')} ${header(req, 'purpose')} ${header(req, 'x-purpose')} ${header(req, 'x-moz')}`.toLowerCase()
-  if (purpose.includes('prefetch') || purpose.includes('preview')) return false
+  const method = req.method ?? 'GET'
+  if (method !== 'GET' && method.toUpperCase() !== 'GET') return false
+  // Each header read only when sent (browsers send none of them on a plain visit): this runs on every cached hit.
+  for (const name of PURPOSE_HEADERS) {
+    const purpose = header(req, name)
+    if (purpose && NOT_A_READING.test(purpose)) return false
+  }
   return !isKnownBot(header(req, 'user-agent'))
 }
+const PURPOSE_HEADERS = ['sec-purpose', 'purpose', 'x-purpose', 'x-moz']
+const NOT_A_READING = /prefetch|preview/i
 
 /**
  * isbot's pattern is one large regular expression (a few microseconds per
