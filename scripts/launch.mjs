@@ -15,6 +15,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 
 import { importHeapFlags } from './importHeap.mjs'
+import { serverHeapFlags } from './serverHeap.mjs'
 
 const root = path.resolve(import.meta.dirname, '..')
 const SOURCES = { start: 'scripts/start.ts', worker: 'scripts/worker.ts', blog: 'jobs/cli.ts' }
@@ -32,6 +33,13 @@ const heapFlags = name === 'blog' && /^import:/.test(process.argv[2] ?? '') ? im
 if (heapFlags.length) {
   const child = spawnSync(process.execPath, [...process.execArgv, ...heapFlags, import.meta.filename, name, ...process.argv.slice(2)], { stdio: 'inherit' })
   process.exit(child.status ?? 1)
+}
+
+// The web process starts again with its young generation bounded (scripts/serverHeap.mjs says why): the same
+// process (execve keeps its pid, its output and its signals), so a supervisor or the bench sees no wrapper.
+const webFlags = name === 'start' && typeof process.execve === 'function' ? serverHeapFlags() : []
+if (webFlags.length) {
+  process.execve(process.execPath, [process.execPath, ...webFlags, ...process.execArgv, import.meta.filename, name, ...process.argv.slice(2)], process.env)
 }
 
 const compiled = path.join(root, '.next', 'server-entry', `${name}.mjs`)

@@ -123,6 +123,16 @@ describe('what operators expect (issue 32 §3)', () => {
   })
 })
 
+describe('the web process (issue 28)', () => {
+  it('runs with its young generation bounded, started again in place by launch.mjs: one process, no wrapper left', () => {
+    // Every process of `npm start` whose own argv runs launch.mjs (not npm's `sh -c "node scripts/launch.mjs start"`).
+    const launched = web.processes().filter((argv) => argv.some((a) => a.endsWith('scripts/launch.mjs')))
+    expect(launched).toHaveLength(1)
+    expect(launched[0]).toContain('--max-semi-space-size=32')
+    expect(launched[0]!.slice(-2)).toEqual(['start', '--no-build'])
+  })
+})
+
 describe('a flood of share-card requests (issue 28 §2)', () => {
   it('answers an address past 20 card requests a second with 429 and Retry-After, before the framework, and other addresses as usual', async () => {
     const card = (address: string, requestId?: string) =>

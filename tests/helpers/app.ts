@@ -3,7 +3,7 @@
  * empty database of its own, and stops it afterwards.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -13,6 +13,22 @@ import { inject } from 'vitest'
 import { TRUST_TEST_READERS_SQL } from './moderation'
 import { adminQuery } from './postgres'
 import { waitUntil } from './waitUntil'
+
+/** Every process of a process group, as its command line (argv), from /proc. */
+function groupCommandLines(pgid: number): string[][] {
+  const lines: string[][] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      // The group id is the fifth field of stat, after the name in parentheses (which may hold spaces).
+      const group = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]!.split(' ')[2])
+      if (group === pgid) lines.push(readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean))
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return lines
+}
 
 function groupAlive(pid: number): boolean {
   try {
@@ -30,6 +46,8 @@ export type RunningApp = {
   /** SIGTERM (a clean shutdown), then drop the database unless told to keep it. */
   stop: (options?: { keepDatabase?: boolean }) => Promise<void>
   dropDatabase: () => Promise<void>
+  /** The command lines of the processes `npm start` runs (its process group), read from /proc. */
+  processes: () => string[][]
 }
 
 export function freePort(): Promise<number> {
@@ -113,5 +131,5 @@ export async function startApp(
     await waitUntil(async () => !groupAlive(child.pid!), { what: 'the app to shut down', everyMs: 50, timeoutMs: 30_000 })
     if (!keepDatabase) await dropDatabase()
   }
-  return { url, databaseUrl, output: () => output, stop, dropDatabase }
+  return { url, databaseUrl, output: () => output, stop, dropDatabase, processes: () => groupCommandLines(child.pid!) }
 }

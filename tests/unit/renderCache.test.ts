@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { requestedLanguage } from '../../src/lib/i18n/negotiate'
 import { reportSwallowedError } from '../../src/lib/renderContext'
 import { BatchedViewCounter } from '../../src/plugins/activity/views'
-import { cacheKeyOf, isCacheable, negotiateEncoding, notFoundTagsOf, RenderCache, renderPage, VIEW_COUNT_REFRESH_MS, withLanguage } from '../../src/server/renderCache'
+import { cacheKeyOf, isCacheable, negotiateEncoding, notFoundTagsOf, RenderCache, renderPage, VIEW_COUNT_REFRESH_MS, windowBitsFor, withLanguage } from '../../src/server/renderCache'
 
 type Page = { status?: number; headers?: Record<string, string>; body?: string; swallow?: boolean }
 
@@ -66,6 +66,21 @@ function get(url: string, headers: Record<string, string> = {}, method = 'GET') 
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }))
     }).on('error', reject).end()
   })
+}
+
+/** The window size (WBITS) a brotli stream declares in its first bits, RFC 7932 §9.1 (the large-window extension aside). */
+function windowBitsOf(stream: Buffer): number {
+  let bit = 0
+  const read = (n: number) => {
+    let value = 0
+    for (let i = 0; i < n; i++, bit++) value |= ((stream[bit >> 3]! >> (bit & 7)) & 1) << i
+    return value
+  }
+  if (read(1) === 0) return 16
+  const n = read(3)
+  if (n !== 0) return 17 + n
+  const m = read(3)
+  return m === 0 ? 17 : 8 + m
 }
 
 const newCache = (options: Partial<ConstructorParameters<typeof RenderCache>[0]> = {}) => new RenderCache({ maxEntries: 100, maxBytes: 8 * 1024 * 1024, ...options })
@@ -135,6 +150,22 @@ describe('RenderCache', () => {
       expect((await get(base + path)).headers['x-cache']).toBe('MISS')
     }
     expect(cache.size.entries).toBe(0)
+    cache.close()
+  })
+
+  it('stores its brotli variant with a window fitted to the page, not the default 4 MB one', async () => {
+    const cache = newCache()
+    const base = await serve(cache, astroLike({ '/rss': {} }, []))
+    const plain = await get(`${base}/rss`)
+    await cache.idle()
+    const br = await get(`${base}/rss`, { 'accept-encoding': 'br' })
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true)
+    // A 7 KB page: a 2^13-byte window, written in the stream's first bits (RFC 7932 §9.1).
+    expect(plain.body.length).toBeGreaterThan(4096)
+    expect(plain.body.length).toBeLessThanOrEqual(8192)
+    expect(windowBitsOf(br.body)).toBe(13)
+    expect(windowBitsFor(plain.body.length)).toBe(13)
+    expect([windowBitsFor(0), windowBitsFor(1024), windowBitsFor(1025), windowBitsFor(50_000_000)]).toEqual([10, 10, 11, 22])
     cache.close()
   })
 
