@@ -3,13 +3,13 @@
  * with it by launch.mjs; the bench starts it the same way).
  *
  * Node 24 grows each semi-space of the young generation to 64 MB of its own
- * under load, and a scavenge touches both: a cached-page flood held ~128 MB
- * of RSS in the young generation alone, and the web process peaked at 400–440 MB
- * (issue 28's bench, goal ≤ 400 MB). With 32 MB semi-spaces it peaked at
- * ~310 MB at the same rate and the same CPU per request (interleaved runs,
- * docs/PERFORMANCE.md, "The young generation"); at 16 MB more survived
- * into the old space and the peak rose again. Flags given at start, since V8
- * sizes its heap once (v8.setFlagsFromString is ignored after).
+ * under a cached-page flood, and a scavenge touches both: 128 MB of RSS in the
+ * young generation alone. Two web processes under the same wrk load, in turn
+ * (the demo site, then 2,000 articles): by default each peaked at 380–401 MB,
+ * with 32 MB semi-spaces at 295–315 MB, at the same CPU per request; at 16 MB
+ * more survived into the old space and it peaked at 455 MB (docs/PERFORMANCE.md,
+ * "The brotli window and the young generation"). Flags given at start, since
+ * V8 sizes its heap once (v8.setFlagsFromString is ignored after).
  *
  * Plain JavaScript: launch.mjs reads it before any TypeScript loader exists.
  */
