@@ -35,7 +35,7 @@ if (heapFlags.length) {
   process.exit(child.status ?? 1)
 }
 
-// The web process starts again with its young generation bounded (scripts/serverHeap.mjs says why): the same
+// The web process starts again with its V8 heap flags (scripts/serverHeap.mjs says which and why): the same
 // process (execve keeps its pid, its output and its signals), so a supervisor or the bench sees no wrapper.
 const webFlags = name === 'start' && typeof process.execve === 'function' ? serverHeapFlags() : []
 if (webFlags.length) {
